@@ -1,0 +1,123 @@
+//===- CreditAttrs.td - credit attributes and enums ---------*- tablegen -*-===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_DIALECT_CREDITATTRS_TD
+#define CREDIT_DIALECT_CREDITATTRS_TD
+
+include "Credit/Dialect/CreditDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Credit_CombinerKind : I32EnumAttr<"CombinerKind",
+    "how the partial values of a reduction stage are combined", [
+      I32EnumAttrCase<"Add", 0, "add">,
+      I32EnumAttrCase<"Max", 1, "max">,
+      I32EnumAttrCase<"Min", 2, "min">
+    ]> {
+  let cppNamespace = "::mlir::credit";
+  let genSpecializedAttr = 0;
+}
+
+def Credit_CombinerKindAttr
+    : EnumAttr<Credit_Dialect, Credit_CombinerKind, "combiner"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Credit_Staging : I32EnumAttr<"Staging",
+    "where a CTA keeps its slice of the row between the reduction stages and "
+    "the epilogue", [
+      I32EnumAttrCase<"Registers", 0, "registers">,
+      I32EnumAttrCase<"Shared", 1, "shared">,
+      I32EnumAttrCase<"Reread", 2, "reread">
+    ]> {
+  let cppNamespace = "::mlir::credit";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+class Credit_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Credit_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
+  let summary = "how a rowwise op is split over the CTAs of a cluster";
+  let description = [{
+    A tiling says how one row is covered on the GPU:
+
+    - `cluster`: CTAs of one thread-block cluster that share a row
+      (1, 2, 4, 8 or 16). 1 is the path without distributed shared memory.
+    - `threads`: threads per CTA, a multiple of 32 up to 1024.
+    - `vector`: elements per vectorized global access (1, 2, 4, 8 or 16);
+      the access may not exceed 16 bytes for the row's element types.
+    - `elems`: elements of the row each thread handles, a multiple of
+      `vector`. With `registers` or `shared` staging, `cluster` CTAs with
+      `threads / rows` threads per row and `elems` elements per thread must
+      cover the row.
+    - `rows`: rows handled by one CTA at a time (default 1); more than one
+      needs `cluster = 1` and must divide `threads` into whole warps.
+    - `staging`: where each CTA keeps its slice between the reductions and
+      the epilogue: `registers` (default), `shared` memory, or `reread` from
+      global memory.
+
+    Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
+  }];
+  let parameters = (ins
+    "unsigned":$cluster,
+    "unsigned":$threads,
+    "unsigned":$vector,
+    "unsigned":$elems,
+    DefaultValuedParameter<"unsigned", "1">:$rows,
+    DefaultValuedParameter<"::mlir::credit::Staging",
+                           "::mlir::credit::Staging::Registers">:$staging
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Threads of one CTA that work on the same row.
+    unsigned getThreadsPerRow() const { return getThreads() / getRows(); }
+    /// Elements of a row held by one CTA when the row is kept on chip.
+    int64_t getElementsPerCta() const {
+      return static_cast<int64_t>(getThreadsPerRow()) * getElems();
+    }
+    /// Elements of a row the whole cluster covers in one sweep.
+    int64_t getElementsPerCluster() const {
+      return getElementsPerCta() * getCluster();
+    }
+  }];
+}
+
+def Credit_CostEstimateAttr : Credit_Attr<"CostEstimate", "cost"> {
+  let summary = "the cost model's predictions for a rowwise op";
+  let description = [{
+    Records every candidate tiling the cost model considered with its
+    predicted time in microseconds, and whether the best candidate that uses
+    a cluster (cluster > 1) is predicted to beat the best one that does not.
+
+    Example:
+    ```
+    #credit.cost<profitable = true, candidates = [
+      #credit.tiling<cluster = 1, threads = 1024, vector = 4, elems = 64> = 41.5,
+      #credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32> = 30.25]>
+    ```
+  }];
+  let parameters = (ins
+    "bool":$profitable,
+    ArrayRefParameter<"::mlir::credit::TilingAttr">:$candidates,
+    "::mlir::DenseF64ArrayAttr":$predictedMicros
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+#endif // CREDIT_DIALECT_CREDITATTRS_TD

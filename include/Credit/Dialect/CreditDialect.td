@@ -1,0 +1,43 @@
+//===- CreditDialect.td - credit dialect definition --------*- tablegen -*-===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_DIALECT_CREDITDIALECT_TD
+#define CREDIT_DIALECT_CREDITDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Credit_Dialect : Dialect {
+  let name = "credit";
+  let cppNamespace = "::mlir::credit";
+  let summary = "Row-wise reduction-reuse computations for thread-block clusters";
+  let description = [{
+    The credit dialect expresses row-wise *reduction-reuse* computations:
+    a row of an [M, N] tensor is reduced (sums, maxima, norms, dot products)
+    in one or more ordered stages, and the same row is then read again,
+    together with the reduced values, to produce the outputs. Softmax, the
+    normalizations and their backward passes, optimizer updates and
+    quantization all have this shape.
+
+    The workload-level op, `credit.rowwise`, carries the whole computation
+    in regions that operate on one element (or one row) at a time. Later
+    passes choose a tiling (how many CTAs of a cluster share a row) and lower
+    the op to a single-pass GPU kernel that combines partial reductions in
+    distributed shared memory.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes of the dialect (in CreditAttrs.cpp, where
+    /// their storage classes are defined).
+    void registerAttributes();
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+class Credit_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Credit_Dialect, mnemonic, traits>;
+
+#endif // CREDIT_DIALECT_CREDITDIALECT_TD

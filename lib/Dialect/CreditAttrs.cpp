@@ -1,0 +1,132 @@
+//===- CreditAttrs.cpp - credit attributes ---------------------------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Dialect/CreditAttrs.h"
+#include "Credit/Dialect/CreditDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::credit;
+
+#include "Credit/Dialect/CreditEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Credit/Dialect/CreditAttrs.cpp.inc"
+
+void CreditDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Credit/Dialect/CreditAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// TilingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   unsigned cluster, unsigned threads, unsigned vector,
+                   unsigned elems, unsigned rows, Staging staging) {
+  if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, cluster))
+    return emitError() << "cluster size must be 1, 2, 4, 8 or 16, got "
+                       << cluster;
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitError() << "threads per CTA must be a multiple of 32 between "
+                          "32 and 1024, got "
+                       << threads;
+  if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, vector))
+    return emitError() << "vector width must be 1, 2, 4, 8 or 16, got "
+                       << vector;
+  if (elems == 0 || elems % vector != 0)
+    return emitError() << "elements per thread (" << elems
+                       << ") must be a positive multiple of the vector width ("
+                       << vector << ")";
+  if (rows == 0 || threads % rows != 0 || (threads / rows) % 32 != 0)
+    return emitError() << "rows per CTA (" << rows
+                       << ") must split the CTA's " << threads
+                       << " threads into whole warps";
+  if (rows > 1 && cluster != 1)
+    return emitError() << "more than one row per CTA needs cluster size 1";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CostEstimateAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+CostEstimateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         bool profitable, ArrayRef<TilingAttr> candidates,
+                         DenseF64ArrayAttr predictedMicrosAttr) {
+  ArrayRef<double> predictedMicros = predictedMicrosAttr.asArrayRef();
+  if (candidates.empty())
+    return emitError() << "cost estimate needs at least one candidate";
+  if (candidates.size() != predictedMicros.size())
+    return emitError() << "cost estimate needs one predicted time per "
+                          "candidate";
+  for (double micros : predictedMicros)
+    if (!std::isfinite(micros) || micros < 0.0)
+      return emitError() << "predicted time must be finite and non-negative, "
+                            "got "
+                         << micros;
+  return success();
+}
+
+// #credit.cost<profitable = BOOL, candidates = [TILING = FLOAT, ...]>
+// (a `:` after a dialect attribute would be read as its type).
+Attribute CostEstimateAttr::parse(AsmParser &parser, Type) {
+  bool profitable = false;
+  SmallVector<TilingAttr> candidates;
+  SmallVector<double> predicted;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword("profitable") ||
+      parser.parseEqual())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("true"))) {
+    profitable = true;
+  } else if (failed(parser.parseOptionalKeyword("false"))) {
+    parser.emitError(parser.getCurrentLocation(), "expected 'true' or 'false'");
+    return {};
+  }
+  auto parseCandidate = [&]() -> ParseResult {
+    TilingAttr tiling;
+    double micros = 0.0;
+    if (parser.parseAttribute(tiling) || parser.parseEqual() ||
+        parser.parseFloat(micros))
+      return failure();
+    candidates.push_back(tiling);
+    predicted.push_back(micros);
+    return success();
+  };
+  if (parser.parseComma() || parser.parseKeyword("candidates") ||
+      parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parseCandidate) ||
+      parser.parseGreater())
+    return {};
+  MLIRContext *ctx = parser.getContext();
+  return parser.getChecked<CostEstimateAttr>(
+      loc, ctx, profitable, candidates, DenseF64ArrayAttr::get(ctx, predicted));
+}
+
+void CostEstimateAttr::print(AsmPrinter &printer) const {
+  printer << "<profitable = " << (getProfitable() ? "true" : "false")
+          << ", candidates = [";
+  llvm::interleaveComma(
+      llvm::zip_equal(getCandidates(), getPredictedMicros().asArrayRef()), printer,
+      [&](auto pair) {
+        printer.printAttribute(std::get<0>(pair));
+        printer << " = ";
+        printer.printFloat(llvm::APFloat(std::get<1>(pair)));
+      });
+  printer << "]>";
+}

@@ -1,0 +1,501 @@
+//===- CreditOps.cpp - credit operations ----------------------------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Dialect/CreditOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::credit;
+
+//===----------------------------------------------------------------------===//
+// RowwiseOp: helpers
+//===----------------------------------------------------------------------===//
+
+Type RowwiseOp::getComputeType(Type type) {
+  if (isa<FloatType>(type))
+    return Float32Type::get(type.getContext());
+  return type;
+}
+
+int64_t RowwiseOp::getRowLength() {
+  return cast<ShapedType>(getInputs().front().getType()).getDimSize(1);
+}
+
+bool RowwiseOp::hasBufferSemantics() {
+  return isa<MemRefType>(getInputs().front().getType());
+}
+
+SmallVector<CombinerKind> RowwiseOp::getStageCombiners(unsigned stage) {
+  SmallVector<CombinerKind> kinds;
+  for (Attribute attr : cast<ArrayAttr>(getCombiners()[stage]))
+    kinds.push_back(cast<CombinerKindAttr>(attr).getValue());
+  return kinds;
+}
+
+unsigned RowwiseOp::getNumResultsBeforeStage(unsigned stage) {
+  unsigned count = 0;
+  for (unsigned i = 0; i < stage; ++i)
+    count += cast<ArrayAttr>(getCombiners()[i]).size();
+  return count;
+}
+
+/// Appends the compute types of the element types of `values`.
+static void appendComputeTypes(ValueRange values, SmallVectorImpl<Type> &out) {
+  for (Value value : values)
+    out.push_back(RowwiseOp::getComputeType(
+        cast<ShapedType>(value.getType()).getElementType()));
+}
+
+SmallVector<Type> RowwiseOp::getElementRegionArgTypes(unsigned stage) {
+  Builder b(getContext());
+  SmallVector<Type> types{b.getIndexType()};
+  appendComputeTypes(getInputs(), types);
+  appendComputeTypes(getBroadcasts(), types);
+  appendComputeTypes(getScalars(), types);
+  types.append(getNumResultsBeforeStage(stage), b.getF32Type());
+  return types;
+}
+
+SmallVector<Type> RowwiseOp::getEpilogueYieldTypes() {
+  SmallVector<Type> types;
+  appendComputeTypes(getOutputs(), types);
+  types.append(getColumnSumOutputs().size(), Builder(getContext()).getF32Type());
+  return types;
+}
+
+SmallVector<Type> RowwiseOp::getFinalizeArgTypes() {
+  SmallVector<Type> types;
+  appendComputeTypes(getScalars(), types);
+  types.append(getNumStageResults(), Builder(getContext()).getF32Type());
+  return types;
+}
+
+SmallVector<Type> RowwiseOp::getFinalizeYieldTypes() {
+  SmallVector<Type> types;
+  appendComputeTypes(getScalarOutputs(), types);
+  return types;
+}
+
+MutableOperandRange RowwiseOp::getDpsInitsMutable() {
+  unsigned start = getOutputs().getBeginOperandIndex();
+  unsigned length = getOutputs().size() + getScalarOutputs().size() +
+                    getColumnSumOutputs().size();
+  return MutableOperandRange(getOperation(), start, length);
+}
+
+void RowwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (isDpsInit(&operand))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// RowwiseOp: parsing and printing
+//===----------------------------------------------------------------------===//
+
+/// Parses `keyword ( %a, %b : type, type )` if `keyword` is next.
+static ParseResult
+parseOperandGroup(OpAsmParser &parser, StringRef keyword,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                  SmallVectorImpl<Type> &types) {
+  if (failed(parser.parseOptionalKeyword(keyword)))
+    return success();
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLParen() || parser.parseOperandList(operands) ||
+      parser.parseColonTypeList(types) || parser.parseRParen())
+    return failure();
+  if (operands.size() != types.size())
+    return parser.emitError(loc) << "'" << keyword << "' lists "
+                                 << operands.size() << " operands but "
+                                 << types.size() << " types";
+  return success();
+}
+
+/// Parses `( %arg: type, ... ) { body }` into `region`.
+static ParseResult parseRegionWithArgs(OpAsmParser &parser, Region &region) {
+  SmallVector<OpAsmParser::Argument> args;
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseRegion(region, args, /*enableNameShadowing=*/true))
+    return failure();
+  if (region.empty())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected a non-empty region");
+  return success();
+}
+
+ParseResult RowwiseOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  std::string workload;
+  if (succeeded(parser.parseOptionalString(&workload)))
+    result.addAttribute(getWorkloadAttrName(result.name),
+                        StringAttr::get(ctx, workload));
+
+  static constexpr StringLiteral groups[] = {
+      "ins", "bcast", "scalars", "outs", "scalar_outs", "colsum_outs"};
+  SmallVector<int32_t> segmentSizes;
+  SmallVector<Type> outputTypes;
+  for (StringRef keyword : groups) {
+    SmallVector<OpAsmParser::UnresolvedOperand> operands;
+    SmallVector<Type> types;
+    if (parseOperandGroup(parser, keyword, operands, types) ||
+        parser.resolveOperands(operands, types, parser.getCurrentLocation(),
+                               result.operands))
+      return failure();
+    segmentSizes.push_back(operands.size());
+    if (keyword.contains("outs"))
+      llvm::append_range(outputTypes, types);
+  }
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      DenseI32ArrayAttr::get(ctx, segmentSizes));
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  // Reduction stages.
+  SmallVector<Attribute> combiners;
+  SmallVector<std::unique_ptr<Region>> stages;
+  while (succeeded(parser.parseOptionalKeyword("reduce"))) {
+    SmallVector<Attribute> kinds;
+    auto parseKind = [&]() -> ParseResult {
+      StringRef name;
+      SMLoc loc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&name))
+        return failure();
+      std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
+      if (!kind)
+        return parser.emitError(loc)
+               << "unknown combiner kind '" << name
+               << "', expected one of 'add', 'max', 'min'";
+      kinds.push_back(CombinerKindAttr::get(ctx, *kind));
+      return success();
+    };
+    stages.push_back(std::make_unique<Region>());
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                       parseKind) ||
+        parseRegionWithArgs(parser, *stages.back()))
+      return failure();
+    combiners.push_back(ArrayAttr::get(ctx, kinds));
+  }
+  result.addAttribute(getCombinersAttrName(result.name),
+                      ArrayAttr::get(ctx, combiners));
+
+  Region *epilogue = result.addRegion();
+  if (succeeded(parser.parseOptionalKeyword("epilogue")) &&
+      parseRegionWithArgs(parser, *epilogue))
+    return failure();
+  Region *finalize = result.addRegion();
+  if (succeeded(parser.parseOptionalKeyword("finalize")) &&
+      parseRegionWithArgs(parser, *finalize))
+    return failure();
+  for (std::unique_ptr<Region> &stage : stages)
+    result.addRegion(std::move(stage));
+
+  // In destination-passing style every tensor output is also a result.
+  for (Type type : outputTypes)
+    if (isa<RankedTensorType>(type))
+      result.addTypes(type);
+  return success();
+}
+
+static void printOperandGroup(OpAsmPrinter &p, StringRef keyword,
+                              OperandRange operands) {
+  if (operands.empty())
+    return;
+  p << ' ' << keyword << '(' << operands << " : " << operands.getTypes()
+    << ')';
+}
+
+static void printRegionWithArgs(OpAsmPrinter &p, Region &region) {
+  p << " (";
+  llvm::interleaveComma(region.getArguments(), p, [&](BlockArgument arg) {
+    p.printRegionArgument(arg);
+  });
+  p << ") ";
+  p.printRegion(region, /*printEntryBlockArgs=*/false);
+}
+
+void RowwiseOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setNameFn) {
+  if (region.empty())
+    return;
+  ValueRange args = region.getArguments();
+  auto nameGroup = [&](StringRef prefix, size_t count) {
+    for (size_t i = 0; i < count && !args.empty(); ++i) {
+      setNameFn(args.front(), (prefix + Twine(i)).str());
+      args = args.drop_front();
+    }
+  };
+  if (&region != &getFinalize()) {
+    setNameFn(args.front(), "j");
+    args = args.drop_front();
+    nameGroup("in", getInputs().size());
+    nameGroup("bc", getBroadcasts().size());
+  }
+  nameGroup("sc", getScalars().size());
+  nameGroup("red", args.size());
+}
+
+void RowwiseOp::print(OpAsmPrinter &p) {
+  if (std::optional<StringRef> workload = getWorkload())
+    p << ' ' << '"' << *workload << '"';
+  printOperandGroup(p, "ins", getInputs());
+  printOperandGroup(p, "bcast", getBroadcasts());
+  printOperandGroup(p, "scalars", getScalars());
+  printOperandGroup(p, "outs", getOutputs());
+  printOperandGroup(p, "scalar_outs", getScalarOutputs());
+  printOperandGroup(p, "colsum_outs", getColumnSumOutputs());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getOperandSegmentSizesAttrName(), getCombinersAttrName(),
+       getWorkloadAttrName()});
+  p.increaseIndent();
+  for (auto [index, stage] : llvm::enumerate(getStages())) {
+    p.printNewline();
+    p << "reduce [";
+    llvm::interleaveComma(getStageCombiners(index), p, [&](CombinerKind kind) {
+      p << stringifyCombinerKind(kind);
+    });
+    p << ']';
+    printRegionWithArgs(p, stage);
+  }
+  if (!getEpilogue().empty()) {
+    p.printNewline();
+    p << "epilogue";
+    printRegionWithArgs(p, getEpilogue());
+  }
+  if (!getFinalize().empty()) {
+    p.printNewline();
+    p << "finalize";
+    printRegionWithArgs(p, getFinalize());
+  }
+  p.decreaseIndent();
+}
+
+//===----------------------------------------------------------------------===//
+// RowwiseOp: verification
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The role of an operand of a rowwise op, used in diagnostics.
+struct OperandGroup {
+  StringRef name;
+  OperandRange operands;
+  bool isRowShaped; // [M, N] rather than [M] or [N]
+};
+} // namespace
+
+/// Records the row count of `type` along `dim` in `rows`, or reports a
+/// disagreement with the count seen before.
+static LogicalResult checkRowCount(RowwiseOp op, ShapedType type, unsigned dim,
+                                   StringRef what, unsigned index,
+                                   std::optional<int64_t> &rows) {
+  int64_t m = type.getDimSize(dim);
+  if (ShapedType::isDynamic(m))
+    return success();
+  if (rows && *rows != m)
+    return op.emitOpError() << what << " #" << index << " has " << m
+                            << " rows, but an earlier operand has " << *rows;
+  rows = m;
+  return success();
+}
+
+LogicalResult RowwiseOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expects at least one row input in 'ins'");
+
+  // All tensors or all memrefs.
+  bool buffers = hasBufferSemantics();
+  for (Value operand : getOperands())
+    if (isa<MemRefType>(operand.getType()) != buffers)
+      return emitOpError("expects all operands to be tensors or all to be "
+                         "memrefs");
+
+  int64_t n = getRowLength();
+  if (ShapedType::isDynamic(n))
+    return emitOpError("expects a static row length N");
+
+  std::optional<int64_t> rows;
+  OperandGroup groups[] = {{"row input", getInputs(), true},
+                           {"broadcast input", getBroadcasts(), false},
+                           {"scalar input", getScalars(), false},
+                           {"row output", getOutputs(), true},
+                           {"scalar output", getScalarOutputs(), false},
+                           {"column-sum output", getColumnSumOutputs(), true}};
+  for (const OperandGroup &group : groups) {
+    bool isBroadcast = group.name == "broadcast input";
+    bool isColumnSum = group.name == "column-sum output";
+    for (auto [index, value] : llvm::enumerate(group.operands)) {
+      auto type = cast<ShapedType>(value.getType());
+      // The length along N, where the operand has one.
+      if (group.isRowShaped || isBroadcast) {
+        int64_t length = type.getDimSize(group.isRowShaped ? 1 : 0);
+        if (length != n)
+          return emitOpError()
+                 << group.name << " #" << index << " has row length "
+                 << (ShapedType::isDynamic(length) ? std::string("?")
+                                                   : std::to_string(length))
+                 << ", expected N = " << n;
+      }
+      // The length along M, where the operand has one.
+      if (!isBroadcast && !isColumnSum &&
+          failed(checkRowCount(*this, type, 0, group.name, index, rows)))
+        return failure();
+      if (isColumnSum && type.getDimSize(0) == 0)
+        return emitOpError() << "column-sum output #" << index
+                             << " needs at least one row block";
+      // Strided memrefs must keep elements of a row contiguous.
+      if (auto memref = dyn_cast<MemRefType>(type)) {
+        SmallVector<int64_t> strides;
+        int64_t offset;
+        if (failed(memref.getStridesAndOffset(strides, offset)) ||
+            strides.back() != 1)
+          return emitOpError() << group.name << " #" << index
+                               << " must have a unit inner stride";
+      }
+    }
+  }
+
+  // One combiner list per stage, each non-empty.
+  if (getStages().empty())
+    return emitOpError("expects at least one reduction stage");
+  if (getCombiners().size() != getStages().size())
+    return emitOpError() << "expects one combiner list per reduction stage, "
+                            "found "
+                         << getCombiners().size() << " lists for "
+                         << getStages().size() << " stages";
+  for (auto [index, attr] : llvm::enumerate(getCombiners())) {
+    auto kinds = dyn_cast<ArrayAttr>(attr);
+    if (!kinds || !llvm::all_of(kinds, llvm::IsaPred<CombinerKindAttr>))
+      return emitOpError() << "combiner list of reduction stage #" << index
+                           << " must be an array of #credit.combiner";
+    if (kinds.empty())
+      return emitOpError() << "reduction stage #" << index
+                           << " needs at least one combiner";
+  }
+
+  // A tiling must fit the element types and cover the row.
+  if (std::optional<TilingAttr> tiling = getTiling()) {
+    unsigned widestBits = 0;
+    for (Value value : llvm::concat<Value>(getInputs(), getOutputs()))
+      widestBits = std::max(
+          widestBits, cast<ShapedType>(value.getType()).getElementTypeBitWidth());
+    if (tiling->getVector() * widestBits > 128)
+      return emitOpError() << "tiling vector width " << tiling->getVector()
+                           << " exceeds 16 bytes for " << widestBits
+                           << "-bit elements";
+    if (tiling->getStaging() != Staging::Reread) {
+      int64_t covered = tiling->getElementsPerCluster();
+      if (covered < n)
+        return emitOpError()
+               << "tiling covers " << covered << " elements of a row, but N = "
+               << n << " (use more elements per thread, more threads, a "
+                       "larger cluster or reread staging)";
+      if (covered - tiling->getElementsPerCta() >= n)
+        return emitOpError() << "tiling leaves CTAs of the cluster without "
+                                "elements: "
+                             << tiling->getCluster() << " CTAs cover "
+                             << covered << " elements, but N = " << n;
+    }
+  }
+  return success();
+}
+
+/// Checks that `region` has the argument types `argTypes` and yields
+/// `yieldTypes`, and that its ops have no memory effects.
+static LogicalResult verifyRegionSignature(RowwiseOp op, Region &region,
+                                           const Twine &name,
+                                           ArrayRef<Type> argTypes,
+                                           ArrayRef<Type> yieldTypes) {
+  if (!region.hasOneBlock())
+    return op.emitOpError() << name << " must have exactly one block";
+  Block &block = region.front();
+  if (block.getNumArguments() != argTypes.size())
+    return op.emitOpError() << name << " expects " << argTypes.size()
+                            << " arguments, found " << block.getNumArguments();
+  for (auto [index, arg, expected] :
+       llvm::enumerate(block.getArguments(), argTypes))
+    if (arg.getType() != expected)
+      return op.emitOpError()
+             << name << " argument #" << index << " has type " << arg.getType()
+             << ", expected " << expected;
+
+  auto yield = dyn_cast_or_null<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op.emitOpError() << name << " must end with credit.yield";
+  if (yield.getValues().size() != yieldTypes.size())
+    return yield.emitOpError()
+           << "yields " << yield.getValues().size() << " values, but the "
+           << name << " produces " << yieldTypes.size();
+  for (auto [index, value, expected] :
+       llvm::enumerate(yield.getValues(), yieldTypes))
+    if (value.getType() != expected)
+      return yield.emitOpError()
+             << "value #" << index << " has type " << value.getType()
+             << ", but the " << name << " produces " << expected;
+
+  WalkResult walk = region.walk([&](Operation *nested) {
+    if (isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    nested->emitOpError("has memory effects, which a credit.rowwise region "
+                        "may not have");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult RowwiseOp::verifyRegions() {
+  Builder b(getContext());
+  for (auto [index, stage] : llvm::enumerate(getStages())) {
+    SmallVector<Type> yields(cast<ArrayAttr>(getCombiners()[index]).size(),
+                             b.getF32Type());
+    if (failed(verifyRegionSignature(*this, stage,
+                                     "reduction stage #" + Twine(index),
+                                     getElementRegionArgTypes(index), yields)))
+      return failure();
+  }
+
+  bool needsEpilogue =
+      !getOutputs().empty() || !getColumnSumOutputs().empty();
+  if (getEpilogue().empty()) {
+    if (needsEpilogue)
+      return emitOpError("expects an 'epilogue' region to compute its row and "
+                         "column-sum outputs");
+  } else if (failed(verifyRegionSignature(
+                 *this, getEpilogue(), "epilogue",
+                 getElementRegionArgTypes(getNumStages()),
+                 getEpilogueYieldTypes()))) {
+    return failure();
+  }
+
+  if (getFinalize().empty()) {
+    if (!getScalarOutputs().empty())
+      return emitOpError("expects a 'finalize' region to compute its scalar "
+                         "outputs");
+  } else if (failed(verifyRegionSignature(*this, getFinalize(), "finalize",
+                                          getFinalizeArgTypes(),
+                                          getFinalizeYieldTypes()))) {
+    return failure();
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "Credit/Dialect/CreditOps.cpp.inc"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything CREDIT needs on a fresh Debian 12 machine and configures
+# the build. Safe to run more than once.
+set -euo pipefail
+
+LLVM_PREFIX=/usr/lib/llvm-22
+PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build
+  cmake g++ python3 python3-pip zlib1g-dev libzstd-dev)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# lit is shipped by llvm-22-tools; FileCheck and not too.
+for tool in FileCheck not count mlir-tblgen; do
+  [[ -x $LLVM_PREFIX/bin/$tool ]] || { echo "setup: missing $LLVM_PREFIX/bin/$tool" >&2; exit 1; }
+done
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cmake -G Ninja -S "$ROOT" -B "$ROOT/build" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DMLIR_DIR=$LLVM_PREFIX/lib/cmake/mlir \
+  -DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit >/dev/null
+echo "setup: configured $ROOT/build"

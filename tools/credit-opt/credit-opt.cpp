@@ -1,0 +1,29 @@
+//===- credit-opt.cpp - the CREDIT optimizer driver -----------------------===//
+//
+// Part of the CREDIT project.
+//
+// credit-opt parses, verifies, transforms and prints IR that mixes the credit
+// dialect with the upstream dialects a user's input and our lowering need,
+// and runs every registered upstream and credit pass and pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Dialect/CreditDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::credit::CreditDialect>();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "CREDIT optimizer driver\n", registry));
+}
