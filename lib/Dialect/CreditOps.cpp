@@ -130,14 +130,14 @@ parseOperandGroup(OpAsmParser &parser, StringRef keyword,
 
 /// Parses `( %arg: type, ... ) { body }` into `region`.
 static ParseResult parseRegionWithArgs(OpAsmParser &parser, Region &region) {
+  SMLoc loc = parser.getCurrentLocation();
   SmallVector<OpAsmParser::Argument> args;
   if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
                                /*allowType=*/true) ||
       parser.parseRegion(region, args, /*enableNameShadowing=*/true))
     return failure();
   if (region.empty())
-    return parser.emitError(parser.getCurrentLocation(),
-                            "expected a non-empty region");
+    return parser.emitError(loc, "expected a region with arguments and a body");
   return success();
 }
 

@@ -15,8 +15,8 @@ include "mlir/IR/EnumAttr.td"
 // Enums
 //===----------------------------------------------------------------------===//
 
-def Credit_CombinerKind : I32EnumAttr<"CombinerKind",
-    "how the partial values of a reduction stage are combined", [
+// How the partial values of a reduction stage are combined.
+def Credit_CombinerKind : I32EnumAttr<"CombinerKind", "combiner kind", [
       I32EnumAttrCase<"Add", 0, "add">,
       I32EnumAttrCase<"Max", 1, "max">,
       I32EnumAttrCase<"Min", 2, "min">
@@ -30,9 +30,9 @@ def Credit_CombinerKindAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
-def Credit_Staging : I32EnumAttr<"Staging",
-    "where a CTA keeps its slice of the row between the reduction stages and "
-    "the epilogue", [
+// Where a CTA keeps its slice of the row between the reduction stages and
+// the epilogue.
+def Credit_Staging : I32EnumAttr<"Staging", "staging", [
       I32EnumAttrCase<"Registers", 0, "registers">,
       I32EnumAttrCase<"Shared", 1, "shared">,
       I32EnumAttrCase<"Reread", 2, "reread">

@@ -1,0 +1,73 @@
+// RUN: credit-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{cluster size must be 1, 2, 4, 8 or 16, got 3}}
+func.func @cluster_3() attributes {t = #credit.tiling<cluster = 3, threads = 256, vector = 4, elems = 4>}
+
+// -----
+
+// expected-error @+1 {{cluster size must be 1, 2, 4, 8 or 16, got 32}}
+func.func @cluster_32() attributes {t = #credit.tiling<cluster = 32, threads = 256, vector = 4, elems = 4>}
+
+// -----
+
+// expected-error @+1 {{threads per CTA must be a multiple of 32 between 32 and 1024, got 100}}
+func.func @threads_100() attributes {t = #credit.tiling<cluster = 1, threads = 100, vector = 4, elems = 4>}
+
+// -----
+
+// expected-error @+1 {{threads per CTA must be a multiple of 32 between 32 and 1024, got 2048}}
+func.func @threads_2048() attributes {t = #credit.tiling<cluster = 1, threads = 2048, vector = 4, elems = 4>}
+
+// -----
+
+// expected-error @+1 {{vector width must be 1, 2, 4, 8 or 16, got 3}}
+func.func @vector_3() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 3, elems = 3>}
+
+// -----
+
+// expected-error @+1 {{elements per thread (6) must be a positive multiple of the vector width (4)}}
+func.func @elems_6() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 6>}
+
+// -----
+
+// expected-error @+1 {{rows per CTA (3) must split the CTA's 256 threads into whole warps}}
+func.func @rows_3() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, rows = 3>}
+
+// -----
+
+// expected-error @+1 {{more than one row per CTA needs cluster size 1}}
+func.func @rows_cluster() attributes {t = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 4, rows = 2>}
+
+// -----
+
+// expected-error @+2 {{expected one of [registers, shared, reread] for staging, got: global}}
+// expected-error @+1 {{failed to parse Credit_TilingAttr parameter 'staging'}}
+func.func @staging() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, staging = global>}
+
+// -----
+
+// expected-error @+1 {{cost estimate needs at least one candidate}}
+func.func @no_candidates() attributes {c = #credit.cost<profitable = true, candidates = []>}
+
+// -----
+
+// expected-error @+1 {{predicted time must be finite and non-negative, got -1}}
+func.func @negative_time() attributes {c = #credit.cost<profitable = true, candidates = [
+    #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4> = -1.0]>}
+
+// -----
+
+// expected-error @+1 {{expected 'true' or 'false'}}
+func.func @profitable_word() attributes {c = #credit.cost<profitable = maybe, candidates = []>}
+
+// -----
+
+// expected-error @+2 {{expected '='}}
+func.func @candidate_time() attributes {c = #credit.cost<profitable = true, candidates = [
+    #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4>]>}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::credit::CombinerKind to be one of: add, max, min}}
+// expected-error @+1 {{failed to parse Credit_CombinerKindAttr parameter 'value'}}
+func.func @combiner_kind() attributes {k = #credit.combiner<mul>}

@@ -1,0 +1,434 @@
+// RUN: credit-opt %s --split-input-file --verify-diagnostics
+
+func.func @no_row_input(%s: tensor<?xf32>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expects at least one row input in 'ins'}}
+  %r = credit.rowwise scalars(%s : tensor<?xf32>) scalar_outs(%o : tensor<?xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    finalize (%v: f32, %s0: f32) { credit.yield %s0 : f32 }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @mixed_kinds(%x: tensor<?x64xf32>, %o: memref<?x64xf32>) {
+  // expected-error @+1 {{expects all operands to be tensors or all to be memrefs}}
+  credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : memref<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return
+}
+
+// -----
+
+func.func @dynamic_n(%x: tensor<?x?xf32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{expects a static row length N}}
+  %r = credit.rowwise ins(%x : tensor<?x?xf32>) outs(%o : tensor<?x?xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @row_length_mismatch(%x: tensor<?x64xf32>, %y: tensor<?x32xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{row input #1 has row length 32, expected N = 64}}
+  %r = credit.rowwise ins(%x, %y : tensor<?x64xf32>, tensor<?x32xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32, %w: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @broadcast_length(%x: tensor<?x64xf32>, %g: tensor<?xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{broadcast input #0 has row length ?, expected N = 64}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) bcast(%g : tensor<?xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32, %w: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @output_length(%x: tensor<?x64xf32>, %o: tensor<?x65xf32>) -> tensor<?x65xf32> {
+  // expected-error @+1 {{row output #0 has row length 65, expected N = 64}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x65xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x65xf32>
+}
+
+// -----
+
+func.func @row_count_mismatch(%x: tensor<8x64xf32>, %s: tensor<4xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{scalar input #0 has 4 rows, but an earlier operand has 8}}
+  %r = credit.rowwise ins(%x : tensor<8x64xf32>) scalars(%s : tensor<4xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32, %g: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %g: f32, %t: f32) { credit.yield %t : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @empty_column_sum(%x: tensor<?x64xf32>, %c: tensor<0x64xf32>) -> tensor<0x64xf32> {
+  // expected-error @+1 {{column-sum output #0 needs at least one row block}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) colsum_outs(%c : tensor<0x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<0x64xf32>
+}
+
+// -----
+
+func.func @inner_stride(%x: memref<8x64xf32, strided<[1, 8]>>, %o: memref<8x64xf32>) {
+  // expected-error @+1 {{row input #0 must have a unit inner stride}}
+  credit.rowwise ins(%x : memref<8x64xf32, strided<[1, 8]>>) outs(%o : memref<8x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return
+}
+
+// -----
+
+func.func @no_stage(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{expects at least one reduction stage}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    epilogue (%j: index, %v: f32) { credit.yield %v : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @combiner_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{expects one combiner list per reduction stage, found 2 lists for 1 stages}}
+  %r = "credit.rowwise"(%x, %o) <{combiners = [[#credit.combiner<add>], [#credit.combiner<add>]],
+                                 operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 0>}> ({
+  ^bb0(%j: index, %v: f32, %s: f32):
+    credit.yield %s : f32
+  }, {
+  }, {
+  ^bb0(%j: index, %v: f32):
+    credit.yield %v : f32
+  }) : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @combiner_attr(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{combiner list of reduction stage #0 must be an array of #credit.combiner}}
+  %r = "credit.rowwise"(%x, %o) <{combiners = [[1 : i32]],
+                                 operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 0>}> ({
+  ^bb0(%j: index, %v: f32, %s: f32):
+    credit.yield %s : f32
+  }, {
+  }, {
+  ^bb0(%j: index, %v: f32):
+    credit.yield %v : f32
+  }) : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @no_combiner(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{reduction stage #0 needs at least one combiner}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [] (%j: index, %v: f32) { credit.yield }
+    epilogue (%j: index, %v: f32) { credit.yield %v : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @unknown_combiner(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    // expected-error @+1 {{unknown combiner kind 'mul', expected one of 'add', 'max', 'min'}}
+    reduce [mul] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @operand_type_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'ins' lists 2 operands but 1 types}}
+  %r = credit.rowwise ins(%x, %x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @empty_region(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    // expected-error @+1 {{expected a region with arguments and a body}}
+    reduce [add] () {}
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @wide_vector(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{tiling vector width 8 exceeds 16 bytes for 32-bit elements}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 8>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @uncovered_row(%x: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
+  // expected-error @+1 {{tiling covers 16384 elements of a row, but N = 65536}}
+  %r = credit.rowwise ins(%x : tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
+      attributes {tiling = #credit.tiling<cluster = 4, threads = 256, vector = 4, elems = 16>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x65536xf32>
+}
+
+// -----
+
+func.func @idle_cta(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  // expected-error @+1 {{tiling leaves CTAs of the cluster without elements: 16 CTAs cover 65536 elements, but N = 4096}}
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 16, threads = 256, vector = 4, elems = 16>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+func.func @reread_needs_no_cover(%x: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = reread>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  return %undefined : tensor<?x65536xf32>
+}
+
+// -----
+
+func.func @two_blocks(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{epilogue must have exactly one block}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      cf.br ^bb1
+    ^bb1:
+      credit.yield %s : f32
+    }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @stage_two_blocks(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{region #2 ('stages') failed to verify constraint: region with 1 blocks}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      cf.br ^bb1
+    ^bb1:
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @arg_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{reduction stage #1 expects 3 arguments, found 2}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @arg_type(%x: tensor<?x64xbf16>, %o: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  // expected-error @+1 {{reduction stage #0 argument #1 has type 'bf16', expected 'f32'}}
+  %r = credit.rowwise ins(%x : tensor<?x64xbf16>) outs(%o : tensor<?x64xbf16>)
+    reduce [add] (%j: index, %v: bf16) {
+      %f = arith.extf %v : bf16 to f32
+      credit.yield %f : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xbf16>
+}
+
+// -----
+
+func.func @index_arg_type(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{epilogue argument #0 has type 'i32', expected 'index'}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: i32, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @missing_yield(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{reduction stage #0 must end with credit.yield}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { llvm.unreachable }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @stage_yield_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add, max] (%j: index, %v: f32) {
+      // expected-error @+1 {{yields 1 values, but the reduction stage #0 produces 2}}
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32, %m: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @stage_yield_type(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      %h = arith.truncf %v : f32 to f16
+      // expected-error @+1 {{value #0 has type 'f16', but the reduction stage #0 produces 'f32'}}
+      credit.yield %h : f16
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @epilogue_int_output(%x: tensor<?x64xf32>, %o: tensor<?x64xi8>) -> tensor<?x64xi8> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xi8>)
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %m: f32) {
+      // expected-error @+1 {{value #0 has type 'f32', but the epilogue produces 'i8'}}
+      credit.yield %v : f32
+    }
+  return %r : tensor<?x64xi8>
+}
+
+// -----
+
+func.func @finalize_yield_count(%x: tensor<?x64xf32>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) scalar_outs(%o : tensor<?xf32>)
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    finalize (%m: f32) {
+      // expected-error @+1 {{yields 2 values, but the finalize produces 1}}
+      credit.yield %m, %m : f32, f32
+    }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @finalize_args(%x: tensor<?x64xf32>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{finalize expects 1 arguments, found 2}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) scalar_outs(%o : tensor<?xf32>)
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    finalize (%j: index, %m: f32) { credit.yield %m : f32 }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @memory_effects(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      // expected-error @+1 {{has memory effects, which a credit.rowwise region may not have}}
+      %m = memref.alloca() : memref<f32>
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @missing_epilogue(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{expects an 'epilogue' region to compute its row and column-sum outputs}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @missing_finalize(%x: tensor<?x64xf32>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{expects a 'finalize' region to compute its scalar outputs}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) scalar_outs(%o : tensor<?xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+func.func @bad_row_type(%x: tensor<?x64xi32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{operand #0 must be variadic of 2D tensor of 32-bit float or bfloat16 type or 16-bit float values or 2D memref of 32-bit float or bfloat16 type or 16-bit float values}}
+  %r = credit.rowwise ins(%x : tensor<?x64xi32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: i32) { credit.yield %v : i32 }
+    epilogue (%j: index, %v: i32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @bad_rank(%x: tensor<2x8x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{operand #0 must be variadic of 2D tensor}}
+  %r = credit.rowwise ins(%x : tensor<2x8x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @tensor_result_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) {
+  // expected-error @+1 {{expected the number of tensor results (0) to be equal to the number of output tensors (1)}}
+  "credit.rowwise"(%x, %o) <{combiners = [[#credit.combiner<add>]],
+                            operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 0>}> ({
+  ^bb0(%j: index, %v: f32, %s: f32):
+    credit.yield %s : f32
+  }, {
+  }, {
+  ^bb0(%j: index, %v: f32):
+    credit.yield %v : f32
+  }) : (tensor<?x64xf32>, tensor<?x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @tensor_result_type(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<8x64xf32> {
+  // expected-error @+1 {{expected type of operand #1 ('tensor<?x64xf32>') to match type of corresponding result ('tensor<8x64xf32>')}}
+  %r = "credit.rowwise"(%x, %o) <{combiners = [[#credit.combiner<add>]],
+                                 operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 0>}> ({
+  ^bb0(%j: index, %v: f32, %s: f32):
+    credit.yield %s : f32
+  }, {
+  }, {
+  ^bb0(%j: index, %v: f32):
+    credit.yield %v : f32
+  }) : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @yield_outside() {
+  // expected-error @+1 {{'credit.yield' op expects parent op 'credit.rowwise'}}
+  credit.yield
+}

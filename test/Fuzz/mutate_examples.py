@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Runs credit-opt over mutated copies of the examples and fails on any
+crash, hang or failure without an `error:` diagnostic.
+
+Mutations: truncation at every kind of point, byte flips, deleted,
+duplicated and swapped lines, and token substitutions that aim at the
+verifier (wrong types, counts and combiner kinds). The generator is seeded,
+so a failure reproduces; failing inputs are written to --keep DIR."""
+
+import argparse
+import concurrent.futures
+import os
+import pathlib
+import random
+import subprocess
+import sys
+
+SUBSTITUTIONS = [
+    ("f32", "f16"), ("f32", "i32"), ("bf16", "i8"), ("index", "i64"),
+    ("[add]", "[mul]"), ("[max]", "[add, add]"), ("[add, add]", "[add]"),
+    ("8192", "4096"), ("8192", "?"), ("?x", "3x"), ("ins(", "bcast("),
+    ("outs(", "scalar_outs("), ("epilogue", "finalize"), ("finalize", "reduce [add]"),
+    ("credit.yield", "func.return"), ("tensor<", "memref<"), ("reduce", "epilogue"),
+    ("%j: index, ", ""), (": f32", ""), ("(", ""), (")", ""), ("{", ""), ("}", ""),
+    ("\"", ""), ("<", ">"),
+]
+
+
+def mutations(text, rng, count):
+    data = text.encode()
+    lines = text.splitlines(keepends=True)
+    for _ in range(count):
+        kind = rng.randrange(6)
+        if kind == 0:  # truncate
+            yield data[: rng.randrange(len(data))]
+        elif kind == 1:  # flip bytes
+            mutated = bytearray(data)
+            for _ in range(rng.randint(1, 4)):
+                mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+            yield bytes(mutated)
+        elif kind == 2:  # delete lines
+            kept = list(lines)
+            for _ in range(rng.randint(1, 3)):
+                if kept:
+                    del kept[rng.randrange(len(kept))]
+            yield "".join(kept).encode()
+        elif kind == 3:  # duplicate or swap lines
+            kept = list(lines)
+            i, j = rng.randrange(len(kept)), rng.randrange(len(kept))
+            if rng.random() < 0.5:
+                kept.insert(j, kept[i])
+            else:
+                kept[i], kept[j] = kept[j], kept[i]
+            yield "".join(kept).encode()
+        else:  # substitute a token at one occurrence
+            old, new = rng.choice(SUBSTITUTIONS)
+            positions = [i for i in range(len(text)) if text.startswith(old, i)]
+            if not positions:
+                yield data[: rng.randrange(len(data))]
+                continue
+            at = rng.choice(positions)
+            yield (text[:at] + new + text[at + len(old):]).encode()
+
+
+def check(credit_opt, data):
+    try:
+        proc = subprocess.run([credit_opt, "-", "-o", os.devnull], input=data,
+                              capture_output=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return "hang (no answer in 20 s)"
+    if proc.returncode < 0 or proc.returncode > 1:
+        return f"exit {proc.returncode} (signal or abort)"
+    if proc.returncode == 1 and b"error:" not in proc.stderr:
+        return "non-zero exit without an error: diagnostic"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("credit_opt")
+    parser.add_argument("examples", type=pathlib.Path)
+    parser.add_argument("--per-example", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--keep", type=pathlib.Path)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    inputs = []
+    for path in sorted(args.examples.glob("*.mlir")):
+        for data in mutations(path.read_text(), rng, args.per_example):
+            inputs.append((path.name, data))
+
+    failures = []
+    rejected = 0
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for (name, data), problem in zip(
+                inputs, pool.map(lambda i: check(args.credit_opt, i[1]), inputs)):
+            if problem:
+                failures.append((name, data, problem))
+    for index, (name, data, problem) in enumerate(failures):
+        print(f"FAIL {name}: {problem}")
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            (args.keep / f"{index}-{name}").write_bytes(data)
+    print(f"fuzz: {len(inputs)} mutated inputs tried, {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
