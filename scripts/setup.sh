@@ -5,7 +5,7 @@ set -euo pipefail
 
 LLVM_PREFIX=/usr/lib/llvm-22
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build
-  cmake g++ python3 python3-pip zlib1g-dev libzstd-dev)
+  cmake g++ python3 libgtest-dev zlib1g-dev libzstd-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
