@@ -6,6 +6,7 @@
 
 #include "Credit/Dialect/CreditOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -34,10 +35,10 @@ bool RowwiseOp::hasBufferSemantics() {
 }
 
 SmallVector<CombinerKind> RowwiseOp::getStageCombiners(unsigned stage) {
-  SmallVector<CombinerKind> kinds;
-  for (Attribute attr : cast<ArrayAttr>(getCombiners()[stage]))
-    kinds.push_back(cast<CombinerKindAttr>(attr).getValue());
-  return kinds;
+  return llvm::map_to_vector(cast<ArrayAttr>(getCombiners()[stage]),
+                             [](Attribute attr) {
+                               return cast<CombinerKindAttr>(attr).getValue();
+                             });
 }
 
 unsigned RowwiseOp::getNumResultsBeforeStage(unsigned stage) {
@@ -84,6 +85,33 @@ SmallVector<Type> RowwiseOp::getFinalizeYieldTypes() {
   return types;
 }
 
+unsigned RowwiseOp::getMaxStageWidth() {
+  unsigned width = 0;
+  for (Attribute kinds : getCombiners())
+    width = std::max<unsigned>(width, cast<ArrayAttr>(kinds).size());
+  return width;
+}
+
+int64_t RowwiseOp::getDynamicSharedMemoryBytes(TilingAttr tiling) {
+  if (tiling.getStaging() != Staging::Shared)
+    return 0;
+  int64_t elements = tiling.getRows() * tiling.getSliceLength(getRowLength());
+  int64_t bytes = 0;
+  for (Value input : getInputs()) {
+    int64_t bits = cast<ShapedType>(input.getType()).getElementTypeBitWidth();
+    bytes += llvm::alignTo(elements * bits / 8, 16);
+  }
+  return bytes;
+}
+
+int64_t RowwiseOp::getStaticSharedMemoryBytes(TilingAttr tiling) {
+  int64_t perStage = getMaxStageWidth() * sizeof(float);
+  int64_t warps = tiling.getThreads() / 32;
+  int64_t block = tiling.getThreadsPerRow() > 32 ? warps * perStage : 0;
+  int64_t cluster = tiling.getCluster() > 1 ? tiling.getCluster() * perStage : 0;
+  return 2 * getNumStages() * (block + cluster);
+}
+
 MutableOperandRange RowwiseOp::getDpsInitsMutable() {
   unsigned start = getOutputs().getBeginOperandIndex();
   unsigned length = getOutputs().size() + getScalarOutputs().size() +
@@ -104,6 +132,63 @@ void RowwiseOp::getEffects(
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Combiner lists: `[add, max]`
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseCombinerList(OpAsmParser &parser, ArrayAttr &result) {
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<Attribute> kinds;
+  auto parseKind = [&]() -> ParseResult {
+    StringRef name;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
+    if (!kind)
+      return parser.emitError(loc)
+             << "unknown combiner kind '" << name
+             << "', expected one of 'add', 'max', 'min'";
+    kinds.push_back(CombinerKindAttr::get(ctx, *kind));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseKind))
+    return failure();
+  result = ArrayAttr::get(ctx, kinds);
+  return success();
+}
+
+static void printCombinerList(OpAsmPrinter &p, Operation *, ArrayAttr kinds) {
+  p << '[';
+  llvm::interleaveComma(kinds, p, [&](Attribute attr) {
+    if (auto kind = dyn_cast<CombinerKindAttr>(attr))
+      p << stringifyCombinerKind(kind.getValue());
+    else
+      p.printAttribute(attr);
+  });
+  p << ']';
+}
+
+/// Checks that `kinds` holds one #credit.combiner per value.
+static LogicalResult verifyCombinerList(Operation *op, ArrayAttr kinds,
+                                        size_t numValues) {
+  if (!llvm::all_of(kinds, llvm::IsaPred<CombinerKindAttr>))
+    return op->emitOpError("combiners must be #credit.combiner attributes");
+  if (kinds.size() != numValues || numValues == 0)
+    return op->emitOpError() << "expects one combiner per value and at least "
+                                "one value, found "
+                             << kinds.size() << " combiners for " << numValues
+                             << " values";
+  return success();
+}
+
+static SmallVector<CombinerKind> toCombinerKinds(ArrayAttr kinds) {
+  return llvm::map_to_vector(kinds, [](Attribute attr) {
+    return cast<CombinerKindAttr>(attr).getValue();
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -173,26 +258,12 @@ ParseResult RowwiseOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<Attribute> combiners;
   SmallVector<std::unique_ptr<Region>> stages;
   while (succeeded(parser.parseOptionalKeyword("reduce"))) {
-    SmallVector<Attribute> kinds;
-    auto parseKind = [&]() -> ParseResult {
-      StringRef name;
-      SMLoc loc = parser.getCurrentLocation();
-      if (parser.parseKeyword(&name))
-        return failure();
-      std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
-      if (!kind)
-        return parser.emitError(loc)
-               << "unknown combiner kind '" << name
-               << "', expected one of 'add', 'max', 'min'";
-      kinds.push_back(CombinerKindAttr::get(ctx, *kind));
-      return success();
-    };
+    ArrayAttr kinds;
     stages.push_back(std::make_unique<Region>());
-    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                       parseKind) ||
+    if (parseCombinerList(parser, kinds) ||
         parseRegionWithArgs(parser, *stages.back()))
       return failure();
-    combiners.push_back(ArrayAttr::get(ctx, kinds));
+    combiners.push_back(kinds);
   }
   result.addAttribute(getCombinersAttrName(result.name),
                       ArrayAttr::get(ctx, combiners));
@@ -269,11 +340,8 @@ void RowwiseOp::print(OpAsmPrinter &p) {
   p.increaseIndent();
   for (auto [index, stage] : llvm::enumerate(getStages())) {
     p.printNewline();
-    p << "reduce [";
-    llvm::interleaveComma(getStageCombiners(index), p, [&](CombinerKind kind) {
-      p << stringifyCombinerKind(kind);
-    });
-    p << ']';
+    p << "reduce ";
+    printCombinerList(p, *this, cast<ArrayAttr>(getCombiners()[index]));
     printRegionWithArgs(p, stage);
   }
   if (!getEpilogue().empty()) {
@@ -401,19 +469,28 @@ LogicalResult RowwiseOp::verify() {
       return emitOpError() << "tiling vector width " << tiling->getVector()
                            << " exceeds 16 bytes for " << widestBits
                            << "-bit elements";
-    if (tiling->getStaging() != Staging::Reread) {
-      int64_t covered = tiling->getElementsPerCluster();
-      if (covered < n)
-        return emitOpError()
-               << "tiling covers " << covered << " elements of a row, but N = "
-               << n << " (use more elements per thread, more threads, a "
-                       "larger cluster or reread staging)";
-      if (covered - tiling->getElementsPerCta() >= n)
-        return emitOpError() << "tiling leaves CTAs of the cluster without "
-                                "elements: "
-                             << tiling->getCluster() << " CTAs cover "
-                             << covered << " elements, but N = " << n;
-    }
+    int64_t slice = tiling->getSliceLength(n);
+    int64_t covered = slice * tiling->getCluster();
+    if (covered < n)
+      return emitOpError()
+             << "tiling covers " << covered << " elements of a row, but N = "
+             << n << " (use more elements per thread, more threads, a "
+                     "larger cluster, or shared or reread staging)";
+    if (covered - slice >= n)
+      return emitOpError() << "tiling leaves CTAs of the cluster without "
+                              "elements: "
+                           << tiling->getCluster() << " CTAs cover " << covered
+                           << " elements, but N = " << n;
+    int64_t smem = getDynamicSharedMemoryBytes(*tiling) +
+                   getStaticSharedMemoryBytes(*tiling);
+    if (smem > kMaxSharedMemoryBytes)
+      return emitOpError() << "tiling needs " << smem
+                           << " bytes of shared memory per CTA, more than the "
+                           << kMaxSharedMemoryBytes
+                           << " (227 KB) a CTA can have";
+    if (tiling->getRows() > 1 && !getColumnSumOutputs().empty())
+      return emitOpError("column-sum outputs need a tiling with one row per "
+                         "CTA");
   }
   return success();
 }
@@ -495,6 +572,72 @@ LogicalResult RowwiseOp::verifyRegions() {
     return failure();
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GlobalViewOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GlobalViewOp::verify() {
+  auto type = getResult().getType();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Global)
+    return emitOpError("result must be in #gpu.address_space<global>");
+  if (!type.getLayout().isIdentity() || type.hasStaticShape())
+    return emitOpError("result must be a dynamically sized memref with the "
+                       "identity layout");
+  if (cast<LLVM::LLVMPointerType>(getPointer().getType()).getAddressSpace() !=
+      1)
+    return emitOpError("pointer must be in the global address space (1)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockReduceOp and ClusterReduceOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `scratch` is a static 1-D f32 buffer in workgroup memory.
+static LogicalResult verifyScratch(Operation *op, MemRefType scratch) {
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(scratch.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return op->emitOpError("scratch must be in #gpu.address_space<workgroup>");
+  if (!scratch.hasStaticShape() || !scratch.getLayout().isIdentity())
+    return op->emitOpError("scratch must be statically sized with the "
+                           "identity layout");
+  return success();
+}
+
+SmallVector<CombinerKind> BlockReduceOp::getCombinerKinds() {
+  return toCombinerKinds(getCombiners());
+}
+
+LogicalResult BlockReduceOp::verify() {
+  if (failed(verifyCombinerList(*this, getCombiners(), getValues().size())))
+    return failure();
+  uint32_t group = getGroupThreads();
+  if (group % 32 != 0 || group > 1024)
+    return emitOpError() << "group_threads must be a multiple of 32 up to "
+                            "1024, got "
+                         << group;
+  if (group > 32 && !getScratch())
+    return emitOpError("needs scratch when a group has more than one warp");
+  if (getScratch())
+    return verifyScratch(*this, getScratch().getType());
+  return success();
+}
+
+SmallVector<CombinerKind> ClusterReduceOp::getCombinerKinds() {
+  return toCombinerKinds(getCombiners());
+}
+
+LogicalResult ClusterReduceOp::verify() {
+  if (failed(verifyCombinerList(*this, getCombiners(), getValues().size())))
+    return failure();
+  if (!llvm::is_contained({2u, 4u, 8u, 16u}, getCluster()))
+    return emitOpError() << "cluster must be 2, 4, 8 or 16, got "
+                         << getCluster();
+  return verifyScratch(*this, getScratch().getType());
 }
 
 #define GET_OP_CLASSES

@@ -60,15 +60,18 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     - `threads`: threads per CTA, a multiple of 32 up to 1024.
     - `vector`: elements per vectorized global access (1, 2, 4, 8 or 16);
       the access may not exceed 16 bytes for the row's element types.
-    - `elems`: elements of the row each thread handles, a multiple of
-      `vector`. With `registers` or `shared` staging, `cluster` CTAs with
-      `threads / rows` threads per row and `elems` elements per thread must
-      cover the row.
+    - `elems`: elements of the row each thread handles in one sweep, a
+      multiple of `vector`. With `registers` staging a CTA makes one sweep,
+      so `cluster` CTAs with `threads / rows` threads per row and `elems`
+      elements per thread must cover the row; with `shared` or `reread`
+      staging a CTA sweeps its slice of `ceil(N / cluster)` elements as
+      often as needed.
     - `rows`: rows handled by one CTA at a time (default 1); more than one
       needs `cluster = 1` and must divide `threads` into whole warps.
     - `staging`: where each CTA keeps its slice between the reductions and
-      the epilogue: `registers` (default), `shared` memory, or `reread` from
-      global memory.
+      the epilogue: `registers` (default), `shared` memory (the slice must
+      fit in the 227 KB of shared memory a CTA can have), or `reread` from
+      global memory for every stage.
 
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
@@ -93,6 +96,20 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     /// Elements of a row the whole cluster covers in one sweep.
     int64_t getElementsPerCluster() const {
       return getElementsPerCta() * getCluster();
+    }
+    /// Elements of a row of length `n` that one CTA of the cluster owns: one
+    /// sweep of `threads / rows * elems` elements with registers staging,
+    /// else enough whole sweeps to cover `ceil(n / cluster)` elements.
+    int64_t getSliceLength(int64_t n) const {
+      if (getStaging() == Staging::Registers)
+        return getElementsPerCta();
+      int64_t perCta = (n + getCluster() - 1) / getCluster();
+      return (perCta + getElementsPerCta() - 1) / getElementsPerCta() *
+             getElementsPerCta();
+    }
+    /// Sweeps of `threads / rows * elems` elements that make up a slice.
+    int64_t getNumSweeps(int64_t n) const {
+      return getSliceLength(n) / getElementsPerCta();
     }
   }];
 }

@@ -34,6 +34,7 @@ def Credit_Dialect : Dialect {
     void registerAttributes();
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect"];
 }
 

@@ -13,6 +13,7 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
 def Credit_RowInputType : AnyTypeOf<[
   TensorRankOf<[F32, BF16, F16], [2]>, MemRefRankOf<[F32, BF16, F16], [2]>]>;
@@ -169,6 +170,18 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
     /// for floating point types, the type itself otherwise.
     static ::mlir::Type getComputeType(::mlir::Type type);
 
+    /// The largest number of values one reduction stage produces.
+    unsigned getMaxStageWidth();
+    /// Bytes of dynamic shared memory a CTA needs under `tiling`: the staged
+    /// slices of the row inputs (each rounded up to 16 bytes) for `shared`
+    /// staging, nothing otherwise.
+    int64_t getDynamicSharedMemoryBytes(TilingAttr tiling);
+    /// Bytes of static shared memory a CTA needs under `tiling`: the scratch
+    /// of the block and cluster reductions, two buffers per stage.
+    int64_t getStaticSharedMemoryBytes(TilingAttr tiling);
+    /// The most shared memory one CTA of an sm_90 GPU can have (227 KB).
+    static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
     // DestinationStyleOpInterface: the three output lists are contiguous.
     ::mlir::MutableOperandRange getDpsInitsMutable();
   }];
@@ -188,6 +201,112 @@ def Credit_YieldOp : Credit_Op<"yield", [
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing to build */ }]>];
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+//===----------------------------------------------------------------------===//
+// Tiled-level ops: what credit-cluster-tiling produces inside a kernel.
+//===----------------------------------------------------------------------===//
+
+def Credit_WorkgroupScratch : MemRefRankOf<[F32], [1]>;
+
+def Credit_GlobalViewOp : Credit_Op<"global_view", [Pure]> {
+  let summary = "views a kernel's bare global pointer as a 1-D memref";
+  let description = [{
+    Kernels take bare `!llvm.ptr<1>` parameters (one per operand, a simple
+    launch ABI); this op gives the kernel body a contiguous 1-D memref of
+    `size` elements starting at `pointer`, so that it can use memref and
+    vector loads and stores. It lowers to a memref descriptor built from the
+    pointer.
+
+    ```mlir
+    %x = credit.global_view %ptr, %size : !llvm.ptr<1> -> memref<?xbf16, #gpu.address_space<global>>
+    ```
+  }];
+  let arguments = (ins LLVM_AnyPointer:$pointer, I64:$size);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$result);
+  let assemblyFormat = [{
+    $pointer `,` $size attr-dict `:` qualified(type($pointer)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Credit_BlockReduceOp : Credit_Op<"block_reduce", [
+    AttrSizedOperandSegments, AllTypesMatch<["values", "results"]>]> {
+  let summary = "combines per-thread values across a group of a CTA's threads";
+  let description = [{
+    The threads of a CTA are split into groups of `group_threads` consecutive
+    threads (a whole number of warps). Every thread of a group contributes its
+    `values`, and every thread of the group receives the same combined
+    `results`, one per combiner kind. Warps first combine with butterfly
+    shuffles; with more than one warp per group, lane 0 of each warp writes
+    its warp's values to `scratch` starting at `offset` (warp w, value k at
+    `offset + w * K + k`), the CTA synchronizes, and each warp combines the
+    group's warp values, again with shuffles. The scratch is needed (with
+    room for every warp of the CTA) only when a group has more than one warp.
+    Every thread of the CTA must execute the op.
+
+    ```mlir
+    %s, %m = credit.block_reduce [add, max] %a, %b
+        scratch(%buf[%off] : memref<64xf32, #gpu.address_space<workgroup>>)
+        {group_threads = 256} : f32, f32
+    ```
+  }];
+  let arguments = (ins Variadic<F32>:$values,
+                       Optional<Credit_WorkgroupScratch>:$scratch,
+                       Optional<Index>:$offset,
+                       ArrayAttr:$combiners,
+                       ConfinedAttr<I32Attr, [IntMinValue<32>]>:$group_threads);
+  let results = (outs Variadic<F32>:$results);
+  let assemblyFormat = [{
+    custom<CombinerList>($combiners) $values
+    (`scratch` `(` $scratch^ `[` $offset `]` `:` type($scratch) `)`)?
+    attr-dict `:` type($values)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The combiner kinds, one per value.
+    ::llvm::SmallVector<CombinerKind> getCombinerKinds();
+  }];
+}
+
+def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
+    AllTypesMatch<["values", "results"]>]> {
+  let summary = "combines CTA-uniform values across a thread-block cluster";
+  let description = [{
+    Every CTA of a cluster of `cluster` CTAs contributes `values` that are
+    the same in all of its threads (a block reduction's results). Threads
+    0 .. cluster-1 of each CTA store the values into `scratch` of every peer
+    through distributed shared memory (CTA r's value k lands at
+    `offset + r * K + k`), the cluster synchronizes with a release arrive and
+    an acquire wait, and every thread combines the `cluster` entries in rank
+    order, so all CTAs get bit-identical `results`.
+
+    The caller keeps the barrier discipline: a peer must have started before
+    the first store into its shared memory, and `scratch` at `offset` may
+    not be reused until every peer has read it (alternate two buffers).
+
+    ```mlir
+    %s = credit.cluster_reduce [add] %a
+        scratch(%buf[%off] : memref<32xf32, #gpu.address_space<workgroup>>)
+        {cluster = 4} : f32
+    ```
+  }];
+  let arguments = (ins Variadic<F32>:$values,
+                       Credit_WorkgroupScratch:$scratch,
+                       Index:$offset,
+                       ArrayAttr:$combiners,
+                       I32Attr:$cluster);
+  let results = (outs Variadic<F32>:$results);
+  let assemblyFormat = [{
+    custom<CombinerList>($combiners) $values
+    `scratch` `(` $scratch `[` $offset `]` `:` type($scratch) `)`
+    attr-dict `:` type($values)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The combiner kinds, one per value.
+    ::llvm::SmallVector<CombinerKind> getCombinerKinds();
+  }];
 }
 
 #endif // CREDIT_DIALECT_CREDITOPS_TD

@@ -1,0 +1,58 @@
+//===- Pipelines.h - credit pass pipelines ----------------------*- C++ -*-===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_PIPELINES_PIPELINES_H
+#define CREDIT_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+namespace credit {
+
+/// Options of the `credit-to-ptx` pipeline.
+struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features, with a PTX ISA version"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> clusterSize{
+      *this, "cluster-size",
+      llvm::cl::desc("CTAs per row: 0 lets the compiler choose; 1, 2, 4, 8 "
+                     "or 16 forces it"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> artifactsDir{
+      *this, "artifacts-dir",
+      llvm::cl::desc("Directory for each kernel's PTX, cubin and manifest"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa: PTX; bin: PTX and cubin through ptxas"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit", llvm::cl::desc("CUDA toolkit root (for ptxas)"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// Builds the pipeline that takes a module with credit.rowwise ops to one
+/// gpu.binary of PTX per kernel (and the artifacts): target checks, tiling,
+/// cluster kernels, their lowering to NVVM, and serialization.
+void buildCreditToPTXPipeline(OpPassManager &pm,
+                              const CreditToPTXOptions &options);
+
+/// Registers `credit-to-ptx`.
+void registerCreditPipelines();
+
+} // namespace credit
+} // namespace mlir
+
+#endif // CREDIT_PIPELINES_PIPELINES_H

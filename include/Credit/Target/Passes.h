@@ -1,0 +1,40 @@
+//===- Passes.h - credit target and artifact passes -------------*- C++ -*-===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_TARGET_PASSES_H
+#define CREDIT_TARGET_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace credit {
+
+#define GEN_PASS_DECL
+#include "Credit/Target/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Credit/Target/Passes.h.inc"
+
+/// The smallest PTX ISA version (as 10 * major + minor) that `chip` needs,
+/// for the chips with thread-block clusters (sm_90 and later) that the LLVM
+/// backend knows; std::nullopt for any other chip.
+std::optional<unsigned> getMinimumPTXVersion(llvm::StringRef chip);
+
+/// The PTX ISA version named in `features` ("+ptx80" gives 80), if any.
+std::optional<unsigned> getPTXVersionFeature(llvm::StringRef features);
+
+/// Finds ptxas: in `toolkit`/bin if given, then on PATH, then under
+/// CUDA_ROOT, CUDA_HOME and CUDA_PATH. Empty if it is nowhere.
+std::string findPtxas(llvm::StringRef toolkit);
+
+} // namespace credit
+} // namespace mlir
+
+#endif // CREDIT_TARGET_PASSES_H

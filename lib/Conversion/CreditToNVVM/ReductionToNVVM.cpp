@@ -1,0 +1,238 @@
+//===- ReductionToNVVM.cpp - block and cluster reductions -----------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Conversion/CreditToNVVM.h"
+#include "Credit/Dialect/CreditOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::credit;
+
+static constexpr int64_t kWarpSize = 32;
+
+static Value createIdentity(OpBuilder &b, Location loc, CombinerKind kind) {
+  float value = 0.0f;
+  if (kind == CombinerKind::Max)
+    value = -std::numeric_limits<float>::infinity();
+  else if (kind == CombinerKind::Min)
+    value = std::numeric_limits<float>::infinity();
+  return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                   b.getF32FloatAttr(value));
+}
+
+static Value createCombine(OpBuilder &b, Location loc, CombinerKind kind,
+                           Value lhs, Value rhs) {
+  switch (kind) {
+  case CombinerKind::Add:
+    return arith::AddFOp::create(b, loc, lhs, rhs);
+  case CombinerKind::Max:
+    return arith::MaximumFOp::create(b, loc, lhs, rhs);
+  case CombinerKind::Min:
+    return arith::MinimumFOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown combiner kind");
+}
+
+/// Combines `value` over groups of `lanes` consecutive lanes (a power of two)
+/// with xor shuffles. Floating-point combination is commutative, so every
+/// lane of a group ends with the same bits.
+static Value createButterfly(OpBuilder &b, Location loc, CombinerKind kind,
+                             Value value, int64_t lanes) {
+  Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                          b.getI32IntegerAttr(kWarpSize));
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                               b.getI32IntegerAttr(offset));
+    Value other = gpu::ShuffleOp::create(b, loc, value, distance, width,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = createCombine(b, loc, kind, value, other);
+  }
+  return value;
+}
+
+static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+namespace {
+
+/// credit.block_reduce: shuffles within each warp; with several warps per
+/// group, an exchange through shared memory and a second, shorter round of
+/// shuffles whose result lane 0 broadcasts.
+struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BlockReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<CombinerKind> kinds = op.getCombinerKinds();
+    int64_t numValues = kinds.size();
+    SmallVector<Value> values;
+    for (auto [kind, value] : llvm::zip(kinds, adaptor.getValues()))
+      values.push_back(createButterfly(rewriter, loc, kind, value, kWarpSize));
+    int64_t warpsPerGroup = op.getGroupThreads() / kWarpSize;
+    if (warpsPerGroup == 1) {
+      rewriter.replaceOp(op, values);
+      return success();
+    }
+
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value warpSize = createIndex(rewriter, loc, kWarpSize);
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid, warpSize);
+    Value warp = arith::DivUIOp::create(rewriter, loc, tid, warpSize);
+    Value scratch = adaptor.getScratch();
+    Value offset = adaptor.getOffset();
+    Value k = createIndex(rewriter, loc, numValues);
+
+    // Lane 0 of every warp publishes the warp's values.
+    Value isLeader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, lane,
+        createIndex(rewriter, loc, 0));
+    Value warpBase = arith::AddIOp::create(
+        rewriter, loc, offset, arith::MulIOp::create(rewriter, loc, warp, k));
+    scf::IfOp::create(rewriter, loc, isLeader,
+                      [&](OpBuilder &b, Location l) {
+                        for (auto [i, value] : llvm::enumerate(values)) {
+                          Value at = arith::AddIOp::create(
+                              b, l, warpBase, createIndex(b, l, i));
+                          memref::StoreOp::create(b, l, value, scratch, at);
+                        }
+                        scf::YieldOp::create(b, l);
+                      });
+    gpu::BarrierOp::create(rewriter, loc);
+
+    // Lane i of each warp reads the group's warp i (identity past the
+    // group's warps) and the group's values are combined again.
+    Value groupWarps = createIndex(rewriter, loc, warpsPerGroup);
+    Value firstWarp = arith::MulIOp::create(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, warp, groupWarps), groupWarps);
+    Value inGroup = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, lane, groupWarps);
+    Value readLane = arith::MinUIOp::create(
+        rewriter, loc, lane, createIndex(rewriter, loc, warpsPerGroup - 1));
+    Value readBase = arith::AddIOp::create(
+        rewriter, loc, offset,
+        arith::MulIOp::create(
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, firstWarp, readLane), k));
+    int64_t lanes = llvm::PowerOf2Ceil(warpsPerGroup);
+    Value zeroLane = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(), rewriter.getI32IntegerAttr(0));
+    Value width = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(kWarpSize));
+    SmallVector<Value> results;
+    for (auto [i, kind] : llvm::enumerate(kinds)) {
+      Value at = arith::AddIOp::create(rewriter, loc, readBase,
+                                       createIndex(rewriter, loc, i));
+      Value loaded = memref::LoadOp::create(rewriter, loc, scratch, at);
+      Value value = arith::SelectOp::create(
+          rewriter, loc, inGroup, loaded, createIdentity(rewriter, loc, kind));
+      value = createButterfly(rewriter, loc, kind, value, lanes);
+      // Every thread takes lane 0's bits.
+      results.push_back(gpu::ShuffleOp::create(rewriter, loc, value, zeroLane,
+                                               width, gpu::ShuffleMode::IDX)
+                            .getShuffleResult());
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// credit.cluster_reduce: push to peers through DSMEM, synchronize the
+/// cluster with release/acquire, combine the local copies in rank order.
+struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ClusterReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    SmallVector<CombinerKind> kinds = op.getCombinerKinds();
+    int64_t numValues = kinds.size();
+    int64_t cluster = op.getCluster();
+    Value scratch = adaptor.getScratch();
+    Value offset = adaptor.getOffset();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Type f32 = rewriter.getF32Type();
+
+    Value rank32 = NVVM::ClusterId::create(rewriter, loc, i32);
+    Value rank = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), rank32);
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+
+    // This CTA's entries, seen from a peer of the cluster.
+    Value baseIndex = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, scratch);
+    Value base = LLVM::IntToPtrOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(ctx, 3),
+        Value(arith::IndexCastOp::create(rewriter, loc, i64, baseIndex)));
+    Value myEntries = arith::AddIOp::create(
+        rewriter, loc, offset,
+        arith::MulIOp::create(rewriter, loc, rank,
+                              createIndex(rewriter, loc, numValues)));
+    Value isPusher = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, tid,
+        createIndex(rewriter, loc, cluster));
+    ValueRange values = adaptor.getValues();
+    scf::IfOp::create(rewriter, loc, isPusher, [&](OpBuilder &b, Location l) {
+      Value peer = arith::IndexCastOp::create(b, l, i32, tid);
+      for (auto [i, value] : llvm::enumerate(values)) {
+        Value at = arith::IndexCastOp::create(
+            b, l, i64,
+            arith::AddIOp::create(b, l, myEntries, createIndex(b, l, i)));
+        Value local = LLVM::GEPOp::create(
+            b, l, LLVM::LLVMPointerType::get(ctx, 3), f32, base, at);
+        Value remote = NVVM::MapaOp::create(
+            b, l, LLVM::LLVMPointerType::get(ctx, 7), local, peer);
+        LLVM::StoreOp::create(b, l, value, remote);
+      }
+      scf::YieldOp::create(b, l);
+    });
+    // barrier.cluster.arrive has release and barrier.cluster.wait acquire
+    // semantics: every store above is visible after the wait.
+    NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+
+    SmallVector<Value> results;
+    for (auto [i, kind] : llvm::enumerate(kinds)) {
+      Value result;
+      for (int64_t r = 0; r < cluster; ++r) {
+        Value at = arith::AddIOp::create(
+            rewriter, loc, offset,
+            createIndex(rewriter, loc, r * numValues + int64_t(i)));
+        Value entry = memref::LoadOp::create(rewriter, loc, scratch, at);
+        result = result ? createCombine(rewriter, loc, kind, result, entry)
+                        : entry;
+      }
+      results.push_back(result);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::credit::populateCreditReductionToNVVMPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<BlockReduceLowering, ClusterReduceLowering>(
+      patterns.getContext());
+}

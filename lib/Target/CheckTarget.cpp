@@ -1,0 +1,131 @@
+//===- CheckTarget.cpp - reject targets the backend aborts on -------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Target/Passes.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Process.h"
+
+namespace mlir {
+namespace credit {
+#define GEN_PASS_DEF_CREDITCHECKTARGET
+#include "Credit/Target/Passes.h.inc"
+} // namespace credit
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::credit;
+
+std::optional<unsigned> mlir::credit::getMinimumPTXVersion(StringRef chip) {
+  // From the PTX ISA's target table; only chips with clusters.
+  unsigned version = llvm::StringSwitch<unsigned>(chip)
+                         .Case("sm_90", 78)
+                         .Case("sm_90a", 80)
+                         .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+                         .Cases({"sm_120", "sm_120a"}, 87)
+                         .Cases({"sm_100f", "sm_101f", "sm_103", "sm_103a",
+                                 "sm_103f", "sm_120f", "sm_121", "sm_121a",
+                                 "sm_121f"},
+                                88)
+                         .Cases({"sm_110", "sm_110a", "sm_110f"}, 90)
+                         .Default(0);
+  if (version == 0)
+    return std::nullopt;
+  return version;
+}
+
+std::optional<unsigned> mlir::credit::getPTXVersionFeature(StringRef features) {
+  std::optional<unsigned> found;
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    part = part.trim();
+    unsigned version;
+    if (part.consume_front("+ptx") && !part.getAsInteger(10, version))
+      found = version;
+  }
+  return found;
+}
+
+std::string mlir::credit::findPtxas(StringRef toolkit) {
+  auto inToolkit = [](StringRef root) -> std::string {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "bin", "ptxas");
+    return llvm::sys::fs::can_execute(path) ? std::string(path) : "";
+  };
+  if (!toolkit.empty())
+    return inToolkit(toolkit);
+  if (llvm::ErrorOr<std::string> onPath =
+          llvm::sys::findProgramByName("ptxas"))
+    return *onPath;
+  for (const char *variable : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (std::optional<std::string> root =
+            llvm::sys::Process::GetEnv(variable))
+      if (std::string found = inToolkit(*root); !found.empty())
+        return found;
+  return "";
+}
+
+/// The PTX ISA versions the NVPTX backend of LLVM 22 accepts for sm_90 and
+/// later.
+static bool isKnownPTXVersion(unsigned version) {
+  return llvm::is_contained(
+      {78u, 80u, 81u, 82u, 83u, 84u, 85u, 86u, 87u, 88u, 90u}, version);
+}
+
+namespace {
+struct CheckTargetPass
+    : public credit::impl::CreditCheckTargetBase<CheckTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *module = getOperation();
+    std::optional<unsigned> minimum = getMinimumPTXVersion(chip);
+    if (!minimum) {
+      module->emitError() << "unsupported chip '" << chip
+                          << "': CREDIT kernels use thread-block clusters, "
+                             "which need sm_90 or later (sm_90, sm_90a, "
+                             "sm_100, ..., sm_121f)";
+      return signalPassFailure();
+    }
+    std::optional<unsigned> ptx = getPTXVersionFeature(features);
+    if (!ptx || !isKnownPTXVersion(*ptx)) {
+      module->emitError()
+          << "features '" << features
+          << "' must name a PTX ISA version the backend knows (+ptx78, "
+             "+ptx80 ... +ptx88, +ptx90); without one the NVPTX backend "
+             "aborts for "
+          << chip;
+      return signalPassFailure();
+    }
+    if (*ptx < *minimum) {
+      module->emitError() << chip << " needs PTX ISA " << *minimum / 10 << "."
+                          << *minimum % 10 << " or later (+ptx" << *minimum
+                          << "), but features give +ptx" << *ptx
+                          << "; the NVPTX backend would abort";
+      return signalPassFailure();
+    }
+    if (format != "isa" && format != "bin") {
+      module->emitError() << "format must be 'isa' (PTX) or 'bin' (PTX and "
+                             "cubin), got '"
+                          << format << "'";
+      return signalPassFailure();
+    }
+    if (format == "bin" && findPtxas(toolkit).empty()) {
+      module->emitError()
+          << "format=bin needs ptxas, which was not found "
+          << (toolkit.empty() ? std::string("on PATH or under CUDA_ROOT, "
+                                            "CUDA_HOME or CUDA_PATH")
+                              : "in '" + toolkit + "/bin'")
+          << "; pass toolkit=<CUDA toolkit root> or use format=isa";
+      return signalPassFailure();
+    }
+  }
+};
+} // namespace

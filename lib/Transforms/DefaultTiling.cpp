@@ -1,0 +1,97 @@
+//===- DefaultTiling.cpp - default tilings for credit.rowwise -------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Transforms/DefaultTiling.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::credit;
+
+namespace {
+/// Registers a thread may spend on its slice: what is left of the 64K
+/// registers of an SM (at most 255 per thread) after this many for the rest
+/// of the kernel (addresses, partial values, epilogue temporaries).
+constexpr int64_t kRegistersForTheRest = 48;
+constexpr int64_t kRegisterFileSize = 65536;
+constexpr int64_t kMaxRegistersPerThread = 255;
+/// Threads per CTA the default tilings aim for before they use more.
+constexpr int64_t kPreferredThreads = 256;
+} // namespace
+
+unsigned mlir::credit::getDefaultVectorWidth(RowwiseOp op) {
+  unsigned widestBytes = 1;
+  for (Value value : llvm::concat<Value>(op.getInputs(), op.getOutputs()))
+    widestBytes = std::max<unsigned>(
+        widestBytes,
+        cast<ShapedType>(value.getType()).getElementTypeBitWidth() / 8);
+  unsigned vector = 16 / widestBytes;
+  while (op.getRowLength() % vector != 0)
+    vector /= 2;
+  return vector;
+}
+
+std::optional<TilingAttr> mlir::credit::getRegisterTiling(RowwiseOp op,
+                                                          unsigned cluster) {
+  int64_t n = op.getRowLength();
+  int64_t vector = getDefaultVectorWidth(op);
+  int64_t inputs = op.getInputs().size();
+  int64_t perCta = llvm::divideCeil(n, cluster);
+  for (int64_t threads = 32; threads <= 1024; threads += 32) {
+    int64_t elems = llvm::alignTo(llvm::divideCeil(perCta, threads), vector);
+    // Start from the preferred CTA size unless the slice is too small for it.
+    if (threads < kPreferredThreads && elems > vector)
+      continue;
+    int64_t budget =
+        std::min(kRegisterFileSize / threads, kMaxRegistersPerThread) -
+        kRegistersForTheRest;
+    if (elems * inputs > budget)
+      continue;
+    // Every CTA of the cluster must get part of the row.
+    int64_t slice = threads * elems;
+    if (slice * cluster < n || slice * (cluster - 1) >= n)
+      continue;
+    return TilingAttr::get(op.getContext(), cluster, threads, vector, elems,
+                           /*rows=*/1, Staging::Registers);
+  }
+  return std::nullopt;
+}
+
+/// A tiling with `staging` (shared or reread) on `cluster` CTAs of 1024
+/// threads, with two vectors per thread and sweep.
+static TilingAttr getSweepTiling(RowwiseOp op, unsigned cluster,
+                                 Staging staging) {
+  unsigned vector = getDefaultVectorWidth(op);
+  int64_t perCta = llvm::divideCeil(op.getRowLength(), cluster);
+  unsigned threads =
+      std::min<int64_t>(1024, llvm::alignTo(llvm::divideCeil(perCta, vector), 32));
+  unsigned elems = 2 * vector;
+  if (int64_t(threads) * elems > llvm::alignTo(perCta, vector))
+    elems = vector;
+  return TilingAttr::get(op.getContext(), cluster, threads, vector, elems,
+                         /*rows=*/1, staging);
+}
+
+/// Whether `tiling` keeps the row in shared memory that a CTA can have.
+static bool fitsSharedMemory(RowwiseOp op, TilingAttr tiling) {
+  return op.getDynamicSharedMemoryBytes(tiling) +
+             op.getStaticSharedMemoryBytes(tiling) <=
+         RowwiseOp::kMaxSharedMemoryBytes;
+}
+
+TilingAttr mlir::credit::getDefaultTiling(RowwiseOp op, unsigned cluster) {
+  SmallVector<unsigned> clusters = {1, 2, 4, 8, 16};
+  if (cluster != 0)
+    clusters = {cluster};
+  for (unsigned size : clusters)
+    if (std::optional<TilingAttr> tiling = getRegisterTiling(op, size))
+      return *tiling;
+  unsigned last = clusters.back();
+  TilingAttr shared = getSweepTiling(op, last, Staging::Shared);
+  if (fitsSharedMemory(op, shared))
+    return shared;
+  return getSweepTiling(op, last, Staging::Reread);
+}

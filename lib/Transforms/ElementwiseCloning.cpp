@@ -1,0 +1,104 @@
+//===- ElementwiseCloning.cpp - clone scalar regions onto vectors ---------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Transforms/ElementwiseCloning.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::credit;
+
+/// The vector width of `value` in `mapping`, or 0 if it is a scalar.
+static int64_t getWidth(Value value) {
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    return vector.getNumElements();
+  return 0;
+}
+
+/// Clones `op`, whose vector operands all have `width` lanes, one lane at a
+/// time, and packs each result back into a vector.
+static void cloneByLane(OpBuilder &builder, Operation &op, IRMapping &mapping,
+                        int64_t width) {
+  // Every value the op reads, including values its regions capture.
+  llvm::SetVector<Value> used(op.operand_begin(), op.operand_end());
+  for (Region &region : op.getRegions())
+    getUsedValuesDefinedAbove(region, used);
+
+  SmallVector<SmallVector<Value>> laneResults(op.getNumResults());
+  for (int64_t lane = 0; lane < width; ++lane) {
+    IRMapping laneMapping = mapping;
+    for (Value value : used) {
+      Value mapped = mapping.lookupOrDefault(value);
+      if (getWidth(mapped))
+        laneMapping.map(value, vector::ExtractOp::create(builder, op.getLoc(),
+                                                         mapped, lane));
+    }
+    Operation *clone = builder.clone(op, laneMapping);
+    for (auto [index, result] : llvm::enumerate(clone->getResults()))
+      laneResults[index].push_back(result);
+  }
+  for (auto [result, lanes] : llvm::zip(op.getResults(), laneResults)) {
+    auto type = VectorType::get({width}, result.getType());
+    mapping.map(result, vector::FromElementsOp::create(builder, op.getLoc(),
+                                                       type, lanes));
+  }
+}
+
+SmallVector<Value> mlir::credit::cloneElementwise(OpBuilder &builder,
+                                                  Block &block,
+                                                  ValueRange args) {
+  IRMapping mapping;
+  mapping.map(block.getArguments(), args);
+  for (Operation &op : block.without_terminator()) {
+    int64_t width = 0;
+    for (Value operand : op.getOperands())
+      width = std::max(width, getWidth(mapping.lookupOrDefault(operand)));
+    // Values captured by nested regions count too.
+    for (Region &region : op.getRegions()) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(region, captured);
+      for (Value value : captured)
+        width = std::max(width, getWidth(mapping.lookupOrDefault(value)));
+    }
+
+    if (width == 0) {
+      builder.clone(op, mapping);
+      continue;
+    }
+    bool elementwise = op.hasTrait<OpTrait::Elementwise>() &&
+                       op.getNumRegions() == 0 &&
+                       llvm::all_of(op.getResultTypes(), [](Type type) {
+                         return type.isIntOrIndexOrFloat();
+                       });
+    if (!elementwise) {
+      cloneByLane(builder, op, mapping, width);
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op.getOperands()) {
+      Value mapped = mapping.lookupOrDefault(operand);
+      if (!getWidth(mapped))
+        mapped = vector::BroadcastOp::create(
+            builder, op.getLoc(), VectorType::get({width}, mapped.getType()),
+            mapped);
+      operands.push_back(mapped);
+    }
+    SmallVector<Type> resultTypes = llvm::map_to_vector(
+        op.getResultTypes(),
+        [&](Type type) -> Type { return VectorType::get({width}, type); });
+    OperationState state(op.getLoc(), op.getName(), operands, resultTypes,
+                         op.getAttrs());
+    Operation *vectorOp = builder.create(state);
+    mapping.map(op.getResults(), vectorOp->getResults());
+  }
+  return llvm::map_to_vector(block.getTerminator()->getOperands(),
+                             [&](Value value) {
+                               return mapping.lookupOrDefault(value);
+                             });
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Compiles every example workload with credit-to-ptx at every cluster size,
+with f32 and bf16 storage, and checks the PTX and the manifests.
+
+For each kernel: the PTX has `.reqnctapercluster C, 1, 1`; with C > 1 it
+uses DSMEM (`mapa` and `shared::cluster`) and cluster barriers; there is no
+unresolved `.extern .func`; the manifest describes the kernel (entry, params
+in launch order, block, cluster, shared memory, dtypes, N); and, where ptxas
+is found, `ptxas -arch=sm_90` accepts it (format=bin runs it) with no spills
+to local memory beyond what it reports."""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLUSTERS = [1, 2, 4, 8, 16]
+DTYPES = ["f32", "bf16"]
+
+
+def retype(text, dtype):
+    """The example with its [M, N] and [N] float tensors in `dtype`."""
+    text = re.sub(r"\?x(\d+)x(?:f32|bf16|f16)>", rf"?x\1x{dtype}>", text)
+    return re.sub(r"<(\d+)x(?:f32|bf16|f16)>", rf"<\1x{dtype}>", text)
+
+
+def compile_one(credit_opt, example, dtype, cluster, workdir, ptxas_found):
+    name = f"{example.stem}-{dtype}-c{cluster}"
+    out = workdir / name
+    out.mkdir()
+    source = out / "input.mlir"
+    source.write_text(retype(example.read_text(), dtype))
+    fmt = "bin" if ptxas_found else "isa"
+    pipeline = (f"builtin.module(credit-to-ptx{{cluster-size={cluster} "
+                f"artifacts-dir={out} format={fmt}}})")
+    proc = subprocess.run([credit_opt, str(source), "-o", os.devnull,
+                           f"--pass-pipeline={pipeline}"],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        return name, f"credit-opt failed:\n{proc.stderr}"
+    index = json.loads((out / "kernels.json").read_text())["kernels"]
+    if len(index) != 1:
+        return name, f"expected one kernel, got {index}"
+    manifest = json.loads((out / index[0]).read_text())
+    ptx = (out / manifest["ptx"]).read_text()
+    problems = []
+    if f".reqnctapercluster {cluster}, 1, 1" not in ptx:
+        problems.append("no .reqnctapercluster")
+    if cluster > 1:
+        for needle in ["mapa.shared::cluster", "st.shared::cluster",
+                       "barrier.cluster.arrive", "barrier.cluster.wait"]:
+            if needle not in ptx:
+                problems.append(f"no {needle}")
+    if ".extern .func" in ptx:
+        problems.append("unresolved .extern .func")
+    for key in ["entry", "params", "block", "cluster", "grid",
+                "dynamic_shared_memory", "input_dtypes", "output_dtypes", "n",
+                "workload"]:
+        if key not in manifest:
+            problems.append(f"manifest lacks {key}")
+    if manifest.get("cluster") != [cluster, 1, 1]:
+        problems.append(f"manifest cluster {manifest.get('cluster')}")
+    if f".entry {manifest.get('entry')}(" not in ptx:
+        problems.append("manifest entry is not the PTX entry")
+    params = re.findall(r"\.param \.(?:u64|b64)[^\n]*", ptx)
+    if len(params) != len(manifest["params"]):
+        problems.append(f"{len(params)} PTX params, manifest lists "
+                        f"{len(manifest['params'])}")
+    if ptxas_found and not (out / manifest["cubin"]).exists():
+        problems.append("no cubin")
+    return name, "; ".join(problems) or None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("credit_opt")
+    parser.add_argument("examples", type=pathlib.Path)
+    args = parser.parse_args()
+
+    ptxas_found = shutil.which("ptxas") or any(
+        os.path.exists(os.path.join(os.environ.get(v, "/nonexistent"), "bin",
+                                    "ptxas"))
+        for v in ["CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"])
+    if not ptxas_found:
+        print("SKIPPED ptxas checks: ptxas not found on PATH or under "
+              "CUDA_ROOT/CUDA_HOME/CUDA_PATH; PTX is still generated and "
+              "checked")
+    examples = sorted(args.examples.glob("*.mlir"))
+    jobs = [(e, d, c) for e in examples for d in DTYPES for c in CLUSTERS]
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        results = pool.map(
+            lambda job: compile_one(args.credit_opt, *job, pathlib.Path(tmp),
+                                    ptxas_found), jobs)
+        for name, problem in results:
+            if problem:
+                failures.append(name)
+                print(f"FAIL {name}: {problem}")
+    print(f"compiled {len(jobs)} kernels ({len(examples)} workloads x "
+          f"{len(DTYPES)} dtypes x {len(CLUSTERS)} cluster sizes), "
+          f"ptxas {'checked' if ptxas_found else 'skipped'}, "
+          f"{len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
