@@ -3,7 +3,7 @@
 //   xhat = x * rstd, dyw = dy * w
 //   dx = rstd * (dyw - xhat * mean(dyw * xhat))
 //   dw_partial[p, :] = sum over the rows of block p of dy * xhat, for
-//   P = 64 blocks of ceil(M / 64) consecutive rows
+//   P = 64 blocks of ceil(M / P) consecutive rows
 // (torch: dx, dw = torch.autograd.grad(F.rms_norm(x, (N,), w, eps), (x, w), dy);
 // dw = dw_partial.sum(0)).
 func.func @rmsnorm_bwd(%x: tensor<?x8192xbf16>, %dy: tensor<?x8192xbf16>, %w: tensor<8192xbf16>,

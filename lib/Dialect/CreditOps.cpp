@@ -476,11 +476,6 @@ LogicalResult RowwiseOp::verify() {
              << "tiling covers " << covered << " elements of a row, but N = "
              << n << " (use more elements per thread, more threads, a "
                      "larger cluster, or shared or reread staging)";
-    if (covered - slice >= n)
-      return emitOpError() << "tiling leaves CTAs of the cluster without "
-                              "elements: "
-                           << tiling->getCluster() << " CTAs cover " << covered
-                           << " elements, but N = " << n;
     int64_t smem = getDynamicSharedMemoryBytes(*tiling) +
                    getStaticSharedMemoryBytes(*tiling);
     if (smem > kMaxSharedMemoryBytes)

@@ -12,10 +12,11 @@ using namespace mlir;
 using namespace mlir::credit;
 
 namespace {
-/// Registers a thread may spend on its slice: what is left of the 64K
-/// registers of an SM (at most 255 per thread) after this many for the rest
-/// of the kernel (addresses, partial values, epilogue temporaries).
-constexpr int64_t kRegistersForTheRest = 48;
+/// Registers a thread may spend on its slice: half of what is left of the
+/// 64K registers of an SM (at most 255 per thread) after this many for
+/// addresses and partial values; the other half holds the temporaries of the
+/// element regions.
+constexpr int64_t kRegistersForTheRest = 40;
 constexpr int64_t kRegisterFileSize = 65536;
 constexpr int64_t kMaxRegistersPerThread = 255;
 /// Threads per CTA the default tilings aim for before they use more.
@@ -35,10 +36,13 @@ unsigned mlir::credit::getDefaultVectorWidth(RowwiseOp op) {
 }
 
 std::optional<TilingAttr> mlir::credit::getRegisterTiling(RowwiseOp op,
-                                                          unsigned cluster) {
+                                                          unsigned cluster,
+                                                          bool allowIdle) {
   int64_t n = op.getRowLength();
   int64_t vector = getDefaultVectorWidth(op);
-  int64_t inputs = op.getInputs().size();
+  // Staged values per element: the row inputs and, kept across rows, the
+  // broadcast inputs.
+  int64_t inputs = op.getInputs().size() + op.getBroadcasts().size();
   int64_t perCta = llvm::divideCeil(n, cluster);
   for (int64_t threads = 32; threads <= 1024; threads += 32) {
     int64_t elems = llvm::alignTo(llvm::divideCeil(perCta, threads), vector);
@@ -46,13 +50,15 @@ std::optional<TilingAttr> mlir::credit::getRegisterTiling(RowwiseOp op,
     if (threads < kPreferredThreads && elems > vector)
       continue;
     int64_t budget =
-        std::min(kRegisterFileSize / threads, kMaxRegistersPerThread) -
-        kRegistersForTheRest;
+        (std::min(kRegisterFileSize / threads, kMaxRegistersPerThread) -
+         kRegistersForTheRest) /
+        2;
     if (elems * inputs > budget)
       continue;
-    // Every CTA of the cluster must get part of the row.
+    // The cluster must cover the row, and unless allowed, every CTA of the
+    // cluster must get part of it.
     int64_t slice = threads * elems;
-    if (slice * cluster < n || slice * (cluster - 1) >= n)
+    if (slice * cluster < n || (!allowIdle && slice * (cluster - 1) >= n))
       continue;
     return TilingAttr::get(op.getContext(), cluster, threads, vector, elems,
                            /*rows=*/1, Staging::Registers);
@@ -60,14 +66,14 @@ std::optional<TilingAttr> mlir::credit::getRegisterTiling(RowwiseOp op,
   return std::nullopt;
 }
 
-/// A tiling with `staging` (shared or reread) on `cluster` CTAs of 1024
-/// threads, with two vectors per thread and sweep.
+/// A tiling with `staging` (shared or reread) on `cluster` CTAs of up to 512
+/// threads (128 registers each), with two vectors per thread and sweep.
 static TilingAttr getSweepTiling(RowwiseOp op, unsigned cluster,
                                  Staging staging) {
   unsigned vector = getDefaultVectorWidth(op);
   int64_t perCta = llvm::divideCeil(op.getRowLength(), cluster);
   unsigned threads =
-      std::min<int64_t>(1024, llvm::alignTo(llvm::divideCeil(perCta, vector), 32));
+      std::min<int64_t>(512, llvm::alignTo(llvm::divideCeil(perCta, vector), 32));
   unsigned elems = 2 * vector;
   if (int64_t(threads) * elems > llvm::alignTo(perCta, vector))
     elems = vector;
@@ -88,6 +94,11 @@ TilingAttr mlir::credit::getDefaultTiling(RowwiseOp op, unsigned cluster) {
     clusters = {cluster};
   for (unsigned size : clusters)
     if (std::optional<TilingAttr> tiling = getRegisterTiling(op, size))
+      return *tiling;
+  // A forced cluster may be larger than the row needs.
+  if (cluster != 0)
+    if (std::optional<TilingAttr> tiling =
+            getRegisterTiling(op, cluster, /*allowIdle=*/true))
       return *tiling;
   unsigned last = clusters.back();
   TilingAttr shared = getSweepTiling(op, last, Staging::Shared);

@@ -192,17 +192,6 @@ func.func @uncovered_row(%x: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> te
 
 // -----
 
-func.func @idle_cta(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
-  // expected-error @+1 {{tiling leaves CTAs of the cluster without elements: 16 CTAs cover 65536 elements, but N = 4096}}
-  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
-      attributes {tiling = #credit.tiling<cluster = 16, threads = 256, vector = 4, elems = 16>}
-    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
-  return %r : tensor<?x4096xf32>
-}
-
-// -----
-
 func.func @reread_needs_no_cover(%x: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
   %r = credit.rowwise ins(%x : tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
       attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = reread>}

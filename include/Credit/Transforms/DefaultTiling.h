@@ -17,8 +17,10 @@ namespace credit {
 unsigned getDefaultVectorWidth(RowwiseOp op);
 
 /// Registers-staged tiling for `op` with `cluster` CTAs per row, if the row
-/// fits in the registers of that many CTAs.
-std::optional<TilingAttr> getRegisterTiling(RowwiseOp op, unsigned cluster);
+/// fits in the registers of that many CTAs; unless `allowIdle`, only one in
+/// which every CTA gets part of the row.
+std::optional<TilingAttr> getRegisterTiling(RowwiseOp op, unsigned cluster,
+                                            bool allowIdle = false);
 
 /// A tiling for `op`: the one `credit-choose-tiling` attaches. With
 /// `cluster == 0` the smallest cluster whose registers hold the row, else

@@ -1,0 +1,75 @@
+"""Builds a kernel library ahead of time, for a GPU machine without MLIR.
+
+    python -m credit.build --out artifacts --suite gpu
+    python -m credit.build --out artifacts --workload softmax --dtype bf16 \\
+        --n 8192 --cluster 0
+
+The output directory is a library (library.json plus one directory per
+request) that `credit.load_library(DIR)` or CREDIT_ARTIFACTS=DIR uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import sys
+import time
+
+from .compiler import CompileError, Compiler, Request
+from . import suites
+
+
+def build(requests: list[Request], out: str, jobs: int,
+          output_format: str) -> int:
+    compiler = Compiler(cache_dir=out, output_format=output_format)
+    if not compiler.available:
+        print("credit-opt not found: build it (scripts/setup.sh, cmake) or "
+              "set CREDIT_OPT", file=sys.stderr)
+        return 2
+    start = time.time()
+    failures = 0
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futures = {pool.submit(compiler.compile, r): r for r in requests}
+        for future in concurrent.futures.as_completed(futures):
+            try:
+                future.result()
+            except CompileError as error:
+                failures += 1
+                print(f"FAIL {futures[future]}: {error}", file=sys.stderr)
+    print(f"built {len(requests) - failures} of {len(requests)} kernels into "
+          f"{out} in {time.time() - start:.1f} s ({output_format})")
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--suite", choices=sorted(suites.SUITES))
+    parser.add_argument("--workload")
+    parser.add_argument("--dtype", default="bf16")
+    parser.add_argument("--n", type=int)
+    parser.add_argument("--cluster", type=int, default=0)
+    parser.add_argument("--eps", type=float)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--format", choices=["isa", "bin"],
+                        help="bin adds cubins (default when ptxas is found)")
+    args = parser.parse_args(argv)
+    requests = []
+    if args.suite:
+        requests += suites.SUITES[args.suite]()
+    if args.workload:
+        if args.n is None:
+            parser.error("--workload needs --n")
+        requests.append(Request(args.workload, args.dtype, args.n,
+                                args.cluster, args.eps))
+    if not requests:
+        parser.error("name a --suite or a --workload")
+    output_format = args.format or ("bin" if shutil.which("ptxas") else "isa")
+    return build(list(dict.fromkeys(requests)), args.out, args.jobs,
+                 output_format)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,144 @@
+"""Launches CREDIT kernels with the CUDA driver (cuda.bindings).
+
+Loads a kernel's cubin (or its PTX, which the driver compiles) once per
+device, opts in to non-portable cluster sizes and large dynamic shared
+memory, checks that at least one cluster fits on the GPU, and launches with
+cuLaunchKernelEx and the cluster-dimension attribute on a given stream.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+
+from .manifest import KernelManifest
+
+
+class DeviceError(RuntimeError):
+    """No usable GPU: none at all, one older than sm_90, or a driver error."""
+
+
+def _driver():
+    try:
+        from cuda.bindings import driver
+    except ImportError as error:  # pragma: no cover - depends on the machine
+        raise DeviceError("cuda-python (cuda.bindings) is not installed; "
+                          "pip install cuda-python") from error
+    return driver
+
+
+def _check(result, what: str):
+    driver = _driver()
+    error, *values = result if isinstance(result, tuple) else (result,)
+    if error != driver.CUresult.CUDA_SUCCESS:
+        _, name = driver.cuGetErrorName(error)
+        raise DeviceError(f"{what} failed: {name.decode() if name else error}")
+    if not values:
+        return None
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+def require_hopper(major: int, minor: int, name: str = "GPU") -> None:
+    """Raises DeviceError unless compute capability (major, minor) >= 9.0."""
+    if (major, minor) < (9, 0):
+        raise DeviceError(f"{name} is sm_{major}{minor}; CREDIT kernels use "
+                          "thread-block clusters and need sm_90 (Hopper) or "
+                          "later")
+
+
+class LoadedKernel:
+    """A kernel loaded into the current CUDA context."""
+
+    def __init__(self, manifest: KernelManifest, device_ordinal: int):
+        driver = _driver()
+        self.manifest = manifest
+        _check(driver.cuInit(0), "cuInit")
+        device = _check(driver.cuDeviceGet(device_ordinal), "cuDeviceGet")
+        major = _check(driver.cuDeviceGetAttribute(
+            driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+            device), "cuDeviceGetAttribute")
+        minor = _check(driver.cuDeviceGetAttribute(
+            driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+            device), "cuDeviceGetAttribute")
+        require_hopper(major, minor, f"device {device_ordinal}")
+        # The cubin is for exactly the manifest's chip; PTX works on later
+        # chips too.
+        if manifest.cubin is not None and manifest.chip == f"sm_{major}{minor}":
+            image = manifest.cubin.read_bytes()
+        else:
+            image = manifest.ptx.read_bytes() + b"\0"
+        self.module = _check(driver.cuModuleLoadData(image),
+                             f"loading {manifest.name}")
+        self.function = _check(
+            driver.cuModuleGetFunction(self.module, manifest.entry.encode()),
+            f"finding {manifest.entry}")
+        attribute = driver.CUfunction_attribute
+        if manifest.dynamic_shared_memory > 48 * 1024:
+            _check(driver.cuFuncSetAttribute(
+                self.function,
+                attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                manifest.dynamic_shared_memory), "raising shared memory")
+        if manifest.cluster > 8:
+            _check(driver.cuFuncSetAttribute(
+                self.function,
+                attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                1), "allowing a non-portable cluster size")
+        self.max_active_clusters = self._occupancy()
+        if self.max_active_clusters < 1:
+            raise DeviceError(
+                f"{manifest.name}: no cluster of {manifest.cluster} CTAs with "
+                f"{manifest.threads} threads and "
+                f"{manifest.dynamic_shared_memory} bytes of shared memory "
+                "fits on this GPU")
+
+    def _config(self, grid_x: int, stream: int):
+        driver = _driver()
+        config = driver.CUlaunchConfig()
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid_x, 1, 1
+        config.blockDimX, config.blockDimY, config.blockDimZ = (
+            self.manifest.block)
+        config.sharedMemBytes = self.manifest.dynamic_shared_memory
+        config.hStream = stream
+        attr = driver.CUlaunchAttribute()
+        attr.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x = self.manifest.cluster
+        attr.value.clusterDim.y = 1
+        attr.value.clusterDim.z = 1
+        config.attrs = [attr]
+        config.numAttrs = 1
+        return config
+
+    def _occupancy(self) -> int:
+        driver = _driver()
+        config = self._config(self.manifest.cluster, 0)
+        return _check(driver.cuOccupancyMaxActiveClusters(self.function,
+                                                          config),
+                      "cuOccupancyMaxActiveClusters")
+
+    def rows_per_cluster(self, m: int, blocks: int | None) -> int:
+        """Rows each cluster handles: one wave of resident clusters, or the
+        row blocks of column-sum outputs."""
+        if self.manifest.column_sum_output_dtypes:
+            return max(1, math.ceil(m / blocks))
+        return max(1, math.ceil(m / self.max_active_clusters))
+
+    def launch(self, args: list[int], m: int, stream: int,
+               blocks: int | None = None) -> None:
+        """Launches over `m` rows. `args` are the manifest's parameters in
+        order, without m and rows_per_cluster: device pointers and ints."""
+        driver = _driver()
+        params = self.manifest.params
+        if len(args) != len(params) - 2:
+            raise ValueError(f"{self.manifest.name}: {len(args)} arguments "
+                             f"for {len(params) - 2} parameters")
+        if m == 0:
+            return
+        rows = self.rows_per_cluster(m, blocks)
+        values = list(args) + [m, rows]
+        types = [ctypes.c_void_p if p.kind == "ptr" else ctypes.c_int64
+                 for p in params]
+        grid = self.manifest.grid(m, rows, blocks)
+        config = self._config(grid, stream)
+        _check(driver.cuLaunchKernelEx(config, self.function,
+                                       (tuple(values), tuple(types)), 0),
+               f"launching {self.manifest.name}")

@@ -1,0 +1,200 @@
+"""The kernel manifest: the contract between the compiler and the runtime.
+
+credit-opt's `credit-to-ptx{artifacts-dir=DIR}` writes, per kernel,
+NAME.ptx (and NAME.cubin) and NAME.json, and lists the JSON files in
+DIR/kernels.json. This module reads and checks them; it needs neither MLIR
+nor a GPU.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import pathlib
+
+PARAM_KINDS = ("ptr", "i64")
+PARAM_ROLES = ("row_input", "row_stride", "broadcast_input", "scalar_input",
+               "row_output", "scalar_output", "column_sum_output", "m",
+               "rows_per_cluster")
+DTYPES = ("f32", "bf16", "f16", "i8", "i32", "i64")
+
+
+class ManifestError(ValueError):
+    """A manifest or artifacts folder that breaks the contract."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str
+    role: str
+    dtype: str | None = None
+    shape: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelManifest:
+    """One kernel's launch contract."""
+
+    name: str
+    entry: str
+    workload: str
+    n: int
+    block: tuple[int, int, int]
+    cluster: int
+    dynamic_shared_memory: int
+    params: tuple[Param, ...]
+    input_dtypes: tuple[str, ...]
+    broadcast_dtypes: tuple[str, ...]
+    scalar_dtypes: tuple[str, ...]
+    output_dtypes: tuple[str, ...]
+    scalar_output_dtypes: tuple[str, ...]
+    column_sum_output_dtypes: tuple[str, ...]
+    pointer_alignment: int
+    stride_multiple: int
+    tiling: dict
+    chip: str
+    ptx: pathlib.Path
+    cubin: pathlib.Path | None
+    ptxas: dict | None
+
+    @property
+    def threads(self) -> int:
+        return self.block[0]
+
+    def grid(self, m: int, rows_per_cluster: int, blocks: int | None) -> int:
+        """CTAs to launch along x for `m` rows (the manifest's grid rule)."""
+        if self.column_sum_output_dtypes:
+            if blocks is None:
+                raise ManifestError(f"{self.name}: column sums need the "
+                                    "number of row blocks")
+            return blocks * self.cluster
+        return math.ceil(m / rows_per_cluster) * self.cluster
+
+    def storage_dtype(self) -> str:
+        return self.input_dtypes[0]
+
+
+def _require(data: dict, key: str, kind, where: str):
+    if key not in data:
+        raise ManifestError(f"{where}: missing '{key}'")
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise ManifestError(f"{where}: '{key}' must be {kind.__name__}, got "
+                            f"{type(value).__name__}")
+    return value
+
+
+def _dtypes(data: dict, key: str, where: str) -> tuple[str, ...]:
+    values = _require(data, key, list, where)
+    for value in values:
+        if value not in DTYPES:
+            raise ManifestError(f"{where}: unknown dtype {value!r} in '{key}'")
+    return tuple(values)
+
+
+def parse_manifest(data: dict, directory: pathlib.Path,
+                   where: str = "manifest") -> KernelManifest:
+    """Checks `data` (a parsed NAME.json) and returns its KernelManifest."""
+    if not isinstance(data, dict):
+        raise ManifestError(f"{where}: expected a JSON object")
+    name = _require(data, "name", str, where)
+    entry = _require(data, "entry", str, where)
+    block = _require(data, "block", list, where)
+    if len(block) != 3 or not all(isinstance(b, int) and b > 0 for b in block):
+        raise ManifestError(f"{where}: 'block' must be three positive ints")
+    if block[0] > 1024 or block[0] % 32:
+        raise ManifestError(f"{where}: block of {block[0]} threads")
+    cluster = _require(data, "cluster", list, where)
+    if len(cluster) != 3 or cluster[0] not in (1, 2, 4, 8, 16) or \
+            cluster[1:] != [1, 1]:
+        raise ManifestError(f"{where}: 'cluster' must be [C, 1, 1] with C in "
+                            f"1, 2, 4, 8, 16, got {cluster}")
+    params = []
+    for index, raw in enumerate(_require(data, "params", list, where)):
+        pwhere = f"{where}: params[{index}]"
+        if not isinstance(raw, dict):
+            raise ManifestError(f"{pwhere}: expected an object")
+        param = Param(_require(raw, "name", str, pwhere),
+                      _require(raw, "kind", str, pwhere),
+                      _require(raw, "role", str, pwhere), raw.get("dtype"),
+                      raw.get("shape"))
+        if param.kind not in PARAM_KINDS:
+            raise ManifestError(f"{pwhere}: unknown kind {param.kind!r}")
+        if param.role not in PARAM_ROLES:
+            raise ManifestError(f"{pwhere}: unknown role {param.role!r}")
+        if param.kind == "ptr" and param.dtype not in DTYPES:
+            raise ManifestError(f"{pwhere}: pointer without a known dtype")
+        params.append(param)
+    if [p.role for p in params[-2:]] != ["m", "rows_per_cluster"]:
+        raise ManifestError(f"{where}: params must end with m and "
+                            "rows_per_cluster")
+    dynamic = _require(data, "dynamic_shared_memory", int, where)
+    if not 0 <= dynamic <= 227 * 1024:
+        raise ManifestError(f"{where}: {dynamic} bytes of dynamic shared "
+                            "memory")
+    ptx = directory / _require(data, "ptx", str, where)
+    if not ptx.is_file():
+        raise ManifestError(f"{where}: PTX file {ptx} is missing")
+    cubin = data.get("cubin")
+    cubin_path = directory / cubin if cubin else None
+    if cubin_path is not None and not cubin_path.is_file():
+        raise ManifestError(f"{where}: cubin file {cubin_path} is missing")
+    manifest = KernelManifest(
+        name=name, entry=entry,
+        workload=_require(data, "workload", str, where),
+        n=_require(data, "n", int, where),
+        block=tuple(block), cluster=cluster[0],
+        dynamic_shared_memory=dynamic, params=tuple(params),
+        input_dtypes=_dtypes(data, "input_dtypes", where),
+        broadcast_dtypes=_dtypes(data, "broadcast_dtypes", where),
+        scalar_dtypes=_dtypes(data, "scalar_dtypes", where),
+        output_dtypes=_dtypes(data, "output_dtypes", where),
+        scalar_output_dtypes=_dtypes(data, "scalar_output_dtypes", where),
+        column_sum_output_dtypes=_dtypes(data, "column_sum_output_dtypes",
+                                         where),
+        pointer_alignment=_require(data, "pointer_alignment", int, where),
+        stride_multiple=_require(data, "stride_multiple", int, where),
+        tiling=_require(data, "tiling", dict, where),
+        chip=_require(data, "chip", str, where),
+        ptx=ptx, cubin=cubin_path, ptxas=data.get("ptxas"))
+    counts = {
+        "row_input": len(manifest.input_dtypes),
+        "broadcast_input": len(manifest.broadcast_dtypes),
+        "scalar_input": len(manifest.scalar_dtypes),
+        "row_output": len(manifest.output_dtypes),
+        "scalar_output": len(manifest.scalar_output_dtypes),
+        "column_sum_output": len(manifest.column_sum_output_dtypes),
+    }
+    for role, count in counts.items():
+        if sum(p.role == role for p in params) != count:
+            raise ManifestError(f"{where}: {count} {role} dtypes but a "
+                                "different number of such params")
+    if manifest.n < 1:
+        raise ManifestError(f"{where}: n must be positive")
+    return manifest
+
+
+def load_manifest(path: pathlib.Path) -> KernelManifest:
+    path = pathlib.Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise ManifestError(f"{path}: cannot read manifest: {error}") from error
+    return parse_manifest(data, path.parent, str(path))
+
+
+def load_artifacts(directory: pathlib.Path) -> list[KernelManifest]:
+    """Every kernel listed in DIRECTORY/kernels.json."""
+    directory = pathlib.Path(directory)
+    index = directory / "kernels.json"
+    if not index.is_file():
+        raise ManifestError(f"{directory}: no kernels.json; compile with "
+                            "credit-opt --pass-pipeline='builtin.module("
+                            "credit-to-ptx{artifacts-dir=...})'")
+    try:
+        files = json.loads(index.read_text())["kernels"]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise ManifestError(f"{index}: malformed index: {error}") from error
+    return [load_manifest(directory / name) for name in files]

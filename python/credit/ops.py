@@ -1,0 +1,592 @@
+"""PyTorch functions backed by CREDIT kernels.
+
+Every workload of DESIGN.md is a torch.library custom op (`credit::<name>`)
+with a fake implementation, so it works under torch.compile. softmax,
+rms_norm, layer_norm and cross_entropy have autograd through the backward
+workloads. Kernels come from a prebuilt library ($CREDIT_ARTIFACTS, a
+colon-separated list of directories) or from credit-opt on demand.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import torch
+
+from . import validation
+from .compiler import CompileError, Compiler, Library, Request
+from .launcher import DeviceError, LoadedKernel, require_hopper
+from .manifest import ManifestError
+from .validation import ArgumentError, TensorSpec
+from .workloads import WORKLOADS
+
+_DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16",
+           torch.int8: "i8", torch.int32: "i32", torch.int64: "i64"}
+_TORCH_DTYPES = {name: dtype for dtype, name in _DTYPES.items()}
+
+
+def _spec(name: str, tensor: torch.Tensor) -> TensorSpec:
+    if not isinstance(tensor, torch.Tensor):
+        raise ArgumentError(f"{name} must be a torch.Tensor, got "
+                            f"{type(tensor).__name__}")
+    return TensorSpec(name, tuple(tensor.shape),
+                      _DTYPES.get(tensor.dtype, str(tensor.dtype)),
+                      tensor.device.type, tuple(tensor.stride()),
+                      tensor.device.index)
+
+
+class Runtime:
+    """Finds, loads and caches kernels."""
+
+    def __init__(self):
+        self.libraries = [Library(path) for path in
+                          os.environ.get("CREDIT_ARTIFACTS", "").split(":")
+                          if path]
+        self.compiler = Compiler()
+        self._loaded: dict[tuple[Request, int], LoadedKernel] = {}
+        self._lock = threading.Lock()
+
+    def add_library(self, directory) -> None:
+        self.libraries.insert(0, Library(directory))
+
+    def kernel(self, request: Request, device: torch.device) -> LoadedKernel:
+        index = device.index if device.index is not None else \
+            torch.cuda.current_device()
+        key = (request, index)
+        with self._lock:
+            if key not in self._loaded:
+                major, minor = torch.cuda.get_device_capability(index)
+                require_hopper(major, minor, torch.cuda.get_device_name(index))
+                manifest = None
+                for library in self.libraries:
+                    if request in library:
+                        manifest = library.get(request)
+                        break
+                if manifest is None:
+                    if not self.compiler.available:
+                        raise ManifestError(
+                            f"no kernel for {request} in the libraries "
+                            f"({', '.join(str(l.directory) for l in self.libraries) or 'none'}) "
+                            "and credit-opt is not available to compile it")
+                    manifest = self.compiler.compile(request)
+                # Loading needs the device's primary context current.
+                with torch.cuda.device(index):
+                    torch.cuda.synchronize(index)
+                    self._loaded[key] = LoadedKernel(manifest, index)
+            return self._loaded[key]
+
+
+_runtime: Runtime | None = None
+
+
+def runtime() -> Runtime:
+    global _runtime
+    if _runtime is None:
+        _runtime = Runtime()
+    return _runtime
+
+
+def load_library(directory) -> None:
+    """Uses the kernels of a prebuilt library directory first."""
+    runtime().add_library(directory)
+
+
+#: Fill outputs with NaN (int8: -128) before each launch, so that tests see
+#: every element a kernel fails to write.
+poison_outputs = False
+
+_forced = threading.local()
+
+
+class cluster_size:
+    """Forces the cluster size (1, 2, 4, 8, 16) of the kernels launched in
+    a `with` block; 0 restores the compiler's choice."""
+
+    def __init__(self, size: int):
+        if size not in (0, 1, 2, 4, 8, 16):
+            raise ArgumentError(f"cluster size must be 0, 1, 2, 4, 8 or 16, "
+                                f"got {size}")
+        self.size = size
+
+    def __enter__(self):
+        self.previous = getattr(_forced, "size", 0)
+        _forced.size = self.size
+        return self
+
+    def __exit__(self, *exc):
+        _forced.size = self.previous
+
+
+def _empty(shape, dtype, device) -> torch.Tensor:
+    if not poison_outputs:
+        return torch.empty(shape, dtype=dtype, device=device)
+    fill = float("nan") if dtype.is_floating_point else -128
+    return torch.full(shape, fill, dtype=dtype, device=device)
+
+
+def _aligned(tensor: torch.Tensor, alignment: int, multiple: int) -> bool:
+    return (tensor.data_ptr() % alignment == 0 and
+            (tensor.dim() < 2 or tensor.stride(0) % multiple == 0) and
+            tensor.stride(-1) == 1)
+
+
+def _as_rows(tensor: torch.Tensor, n: int) -> torch.Tensor:
+    """A [M, N] view with unit inner stride, copying only when needed."""
+    if tensor.stride(-1) != 1:
+        tensor = tensor.contiguous()
+    try:
+        return tensor.view(-1, n)
+    except RuntimeError:
+        return tensor.reshape(-1, n).contiguous()
+
+
+def _launch(name: str, inputs: list[torch.Tensor],
+            broadcasts: list[torch.Tensor], scalars: list[torch.Tensor],
+            eps: float | None = None, cluster: int | None = None,
+            blocks: int | None = None) -> list[torch.Tensor]:
+    """Runs workload `name`; returns its outputs in the op's order: row
+    outputs [M, N], scalar outputs [M], column sums [blocks, N]."""
+    workload = WORKLOADS[name]
+    first = inputs[0]
+    n = first.shape[-1]
+    m = first.numel() // n if n else 0
+    storage = _DTYPES[first.dtype]
+    device = first.device
+    if cluster is None:
+        cluster = getattr(_forced, "size", 0)
+    request = Request(name, storage, n, cluster, eps,
+                      blocks if blocks is not None else 64)
+    kernel = runtime().kernel(request, device)
+    manifest = kernel.manifest
+
+    def prepare(tensor, rows):
+        tensor = _as_rows(tensor, n) if rows else tensor.reshape(-1)
+        if not _aligned(tensor, manifest.pointer_alignment,
+                        manifest.stride_multiple):
+            tensor = tensor.contiguous().clone()
+        return tensor
+
+    rows_in = [prepare(t, True) for t in inputs]
+    vectors = [prepare(t, False) for t in broadcasts]
+    per_row = [t.reshape(-1).contiguous() for t in scalars]
+    outputs = [_empty((m, n), _TORCH_DTYPES[workload.output_dtype(i, storage)],
+                      device) for i in range(len(workload.outputs))]
+    scalar_outputs = [_empty((m,), torch.float32, device)
+                      for _ in workload.scalar_outputs]
+    column_sums = [_empty((request.blocks, n), torch.float32, device)
+                   for _ in workload.column_sums]
+
+    args = []
+    for tensor in rows_in:
+        args += [tensor.data_ptr(), tensor.stride(0)]
+    args += [t.data_ptr() for t in vectors + per_row]
+    for tensor in outputs:
+        args += [tensor.data_ptr(), tensor.stride(0)]
+    args += [t.data_ptr() for t in scalar_outputs + column_sums]
+    with torch.cuda.device(device):
+        kernel.launch(args, m, torch.cuda.current_stream(device).cuda_stream,
+                      request.blocks)
+    return outputs + scalar_outputs + column_sums
+
+
+def _check_rows_inputs(names: list[str], tensors: list[torch.Tensor],
+                       vectors: list[tuple[str, torch.Tensor]] = (),
+                       scalars: list[tuple[str, torch.Tensor,
+                                           tuple[str, ...]]] = ()):
+    specs = [_spec(n, t) for n, t in zip(names, tensors)]
+    others = [_spec(n, t) for n, t in vectors]
+    per_row = [_spec(n, t) for n, t, _ in scalars]
+    validation.check_device(specs + others + per_row)
+    m, n = validation.check_rows(specs[0])
+    for spec in specs[1:]:
+        validation.check_same_rows(specs[0], spec)
+    for spec in others:
+        validation.check_vector(spec, n, specs[0].dtype)
+    for spec, (_, _, dtypes) in zip(per_row, scalars):
+        validation.check_per_row(spec, m, dtypes)
+    return m, n
+
+
+def _rows_like(x: torch.Tensor, *, dtype=None) -> torch.Tensor:
+    return torch.empty(x.shape, dtype=dtype or x.dtype, device=x.device)
+
+
+def _per_row(x: torch.Tensor) -> torch.Tensor:
+    return torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device)
+
+
+# --------------------------------------------------------------------------
+# Custom ops: one per workload.
+# --------------------------------------------------------------------------
+
+@torch.library.custom_op("credit::softmax", mutates_args=())
+def _softmax(x: torch.Tensor) -> torch.Tensor:
+    _check_rows_inputs(["x"], [x])
+    (y,) = _launch("softmax", [x], [], [])
+    return y.view(x.shape)
+
+
+@_softmax.register_fake
+def _(x):
+    return _rows_like(x)
+
+
+@torch.library.custom_op("credit::log_softmax", mutates_args=())
+def _log_softmax(x: torch.Tensor) -> torch.Tensor:
+    _check_rows_inputs(["x"], [x])
+    (y,) = _launch("log_softmax", [x], [], [])
+    return y.view(x.shape)
+
+
+@_log_softmax.register_fake
+def _(x):
+    return _rows_like(x)
+
+
+@torch.library.custom_op("credit::softmax_logits_bwd", mutates_args=())
+def _softmax_logits_bwd(logits: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+    _check_rows_inputs(["logits", "dy"], [logits, dy])
+    (dx,) = _launch("softmax_logits_bwd", [logits, dy], [], [])
+    return dx.view(logits.shape)
+
+
+@_softmax_logits_bwd.register_fake
+def _(logits, dy):
+    return _rows_like(logits)
+
+
+@torch.library.custom_op("credit::layernorm", mutates_args=())
+def _layernorm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor,
+               eps: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["x"], [x], [("weight", gamma), ("bias", beta)])
+    y, mean, rstd = _launch("layernorm", [x], [gamma, beta], [], eps=eps)
+    return y.view(x.shape), mean.view(x.shape[:-1]), rstd.view(x.shape[:-1])
+
+
+@_layernorm.register_fake
+def _(x, gamma, beta, eps):
+    return _rows_like(x), _per_row(x), _per_row(x)
+
+
+@torch.library.custom_op("credit::layernorm_bwd", mutates_args=())
+def _layernorm_bwd(x: torch.Tensor, dy: torch.Tensor, gamma: torch.Tensor,
+                   eps: float) -> torch.Tensor:
+    _check_rows_inputs(["x", "dy"], [x, dy], [("gamma", gamma)])
+    (dx,) = _launch("layernorm_bwd", [x, dy], [gamma], [], eps=eps)
+    return dx.view(x.shape)
+
+
+@_layernorm_bwd.register_fake
+def _(x, dy, gamma, eps):
+    return _rows_like(x)
+
+
+@torch.library.custom_op("credit::rmsnorm", mutates_args=())
+def _rmsnorm(x: torch.Tensor, w: torch.Tensor,
+             eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["x"], [x], [("weight", w)])
+    y, rstd = _launch("rmsnorm", [x], [w], [], eps=eps)
+    return y.view(x.shape), rstd.view(x.shape[:-1])
+
+
+@_rmsnorm.register_fake
+def _(x, w, eps):
+    return _rows_like(x), _per_row(x)
+
+
+@torch.library.custom_op("credit::rmsnorm_bwd", mutates_args=())
+def _rmsnorm_bwd(x: torch.Tensor, dy: torch.Tensor, w: torch.Tensor,
+                 rstd: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["x", "dy"], [x, dy], [("weight", w)],
+                       [("rstd", rstd, ("f32",))])
+    dx, dw_partial = _launch("rmsnorm_bwd", [x, dy], [w], [rstd])
+    return dx.view(x.shape), dw_partial
+
+
+@_rmsnorm_bwd.register_fake
+def _(x, dy, w, rstd):
+    return (_rows_like(x),
+            torch.empty((64, x.shape[-1]), dtype=torch.float32,
+                        device=x.device))
+
+
+@torch.library.custom_op("credit::cross_entropy", mutates_args=())
+def _cross_entropy(logits: torch.Tensor,
+                   target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["logits"], [logits],
+                       scalars=[("target", target, ("i64",))])
+    dlogits, loss = _launch("cross_entropy", [logits], [], [target])
+    return loss.view(logits.shape[:-1]), dlogits.view(logits.shape)
+
+
+@_cross_entropy.register_fake
+def _(logits, target):
+    return _per_row(logits), _rows_like(logits)
+
+
+@torch.library.custom_op("credit::l2_normalize", mutates_args=())
+def _l2_normalize(x: torch.Tensor, eps: float) -> torch.Tensor:
+    _check_rows_inputs(["x"], [x])
+    (y,) = _launch("l2_normalize", [x], [], [], eps=eps)
+    return y.view(x.shape)
+
+
+@_l2_normalize.register_fake
+def _(x, eps):
+    return _rows_like(x)
+
+
+@torch.library.custom_op("credit::weighted_var_bwd", mutates_args=())
+def _weighted_var_bwd(x: torch.Tensor, w: torch.Tensor,
+                      dy: torch.Tensor) -> torch.Tensor:
+    _check_rows_inputs(["x", "w", "dy"], [x, w, dy])
+    (dx,) = _launch("weighted_var_bwd", [x, w, dy], [], [])
+    return dx.view(x.shape)
+
+
+@_weighted_var_bwd.register_fake
+def _(x, w, dy):
+    return _rows_like(x)
+
+
+@torch.library.custom_op("credit::pearson_bwd", mutates_args=())
+def _pearson_bwd(x: torch.Tensor, y: torch.Tensor,
+                 g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["x", "y"], [x, y], scalars=[("g", g, ("f32",))])
+    dx, dy = _launch("pearson_bwd", [x, y], [], [g])
+    return dx.view(x.shape), dy.view(x.shape)
+
+
+@_pearson_bwd.register_fake
+def _(x, y, g):
+    return _rows_like(x), _rows_like(x)
+
+
+@torch.library.custom_op("credit::lars_momentum", mutates_args=())
+def _lars_momentum(w: torch.Tensor, grad: torch.Tensor,
+                   m: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["w", "grad", "m"], [w, grad, m])
+    w_new, u = _launch("lars_momentum", [w, grad, m], [], [])
+    return w_new.view(w.shape), u.view(w.shape)
+
+
+@_lars_momentum.register_fake
+def _(w, grad, m):
+    return _rows_like(w), _rows_like(w)
+
+
+@torch.library.custom_op("credit::rowwise_quant", mutates_args=())
+def _rowwise_quant(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_rows_inputs(["x"], [x])
+    q, scale = _launch("rowwise_quant", [x], [], [])
+    return q.view(x.shape), scale.view(x.shape[:-1])
+
+
+@_rowwise_quant.register_fake
+def _(x):
+    return _rows_like(x, dtype=torch.int8), _per_row(x)
+
+
+# --------------------------------------------------------------------------
+# Autograd for the forward ops that have a backward workload.
+# --------------------------------------------------------------------------
+
+def _softmax_setup(ctx, inputs, output):
+    (ctx.x,) = inputs
+    ctx.save_for_backward(inputs[0])
+
+
+def _softmax_backward(ctx, dy):
+    (x,) = ctx.saved_tensors
+    return _softmax_logits_bwd(x, dy.contiguous())
+
+
+torch.library.register_autograd("credit::softmax", _softmax_backward,
+                                setup_context=_softmax_setup)
+
+
+def _rmsnorm_setup(ctx, inputs, output):
+    x, w, _ = inputs
+    _, rstd = output
+    ctx.save_for_backward(x, w, rstd)
+
+
+def _rmsnorm_backward(ctx, dy, _drstd):
+    x, w, rstd = ctx.saved_tensors
+    dx, dw_partial = _rmsnorm_bwd(x, dy.contiguous(), w, rstd)
+    return dx, dw_partial.sum(0).to(w.dtype), None
+
+
+torch.library.register_autograd("credit::rmsnorm", _rmsnorm_backward,
+                                setup_context=_rmsnorm_setup)
+
+
+def _layernorm_setup(ctx, inputs, output):
+    x, gamma, beta, eps = inputs
+    _, mean, rstd = output
+    ctx.eps = eps
+    ctx.save_for_backward(x, gamma, mean, rstd)
+
+
+def _layernorm_backward(ctx, dy, _dmean, _drstd):
+    x, gamma, mean, rstd = ctx.saved_tensors
+    dy = dy.contiguous()
+    dx = _layernorm_bwd(x, dy, gamma, ctx.eps)
+    n = x.shape[-1]
+    xhat = (x.float() - mean.unsqueeze(-1)) * rstd.unsqueeze(-1)
+    dgamma = (dy.float() * xhat).reshape(-1, n).sum(0).to(gamma.dtype)
+    dbeta = dy.float().reshape(-1, n).sum(0).to(gamma.dtype)
+    return dx, dgamma, dbeta, None
+
+
+torch.library.register_autograd("credit::layernorm", _layernorm_backward,
+                                setup_context=_layernorm_setup)
+
+
+def _cross_entropy_setup(ctx, inputs, output):
+    _, dlogits = output
+    ctx.save_for_backward(dlogits)
+
+
+def _cross_entropy_backward(ctx, dloss, _ddlogits):
+    (dlogits,) = ctx.saved_tensors
+    return (dlogits.float() * dloss.unsqueeze(-1)).to(dlogits.dtype), None
+
+
+torch.library.register_autograd("credit::cross_entropy",
+                                _cross_entropy_backward,
+                                setup_context=_cross_entropy_setup)
+
+
+# --------------------------------------------------------------------------
+# Public functions, with PyTorch's signatures where there is one.
+# --------------------------------------------------------------------------
+
+def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """torch.softmax(x, dim=-1)."""
+    validation.check_last_dim(dim, x.dim(), "softmax")
+    return _softmax(x)
+
+
+def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """torch.log_softmax(x, dim=-1)."""
+    validation.check_last_dim(dim, x.dim(), "log_softmax")
+    return _log_softmax(x)
+
+
+def softmax_backward(logits: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+    """Gradient of softmax(logits) for upstream gradient dy:
+    p * (dy - sum(p * dy))."""
+    return _softmax_logits_bwd(logits, dy)
+
+
+softmax_logits_bwd = softmax_backward
+
+
+def layer_norm(x: torch.Tensor, normalized_shape, weight=None, bias=None,
+               eps: float = 1e-5) -> torch.Tensor:
+    """F.layer_norm over the last dimension."""
+    n = x.shape[-1]
+    shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) \
+        else (normalized_shape,)
+    if shape != (n,):
+        raise ArgumentError(f"layer_norm: normalized_shape must be ({n},), "
+                            f"the last dimension, got {list(shape)}")
+    if weight is None:
+        weight = torch.ones(n, dtype=x.dtype, device=x.device)
+    if bias is None:
+        bias = torch.zeros(n, dtype=x.dtype, device=x.device)
+    y, _, _ = _layernorm(x, weight, bias, float(eps))
+    return y
+
+
+def layer_norm_with_stats(x, weight, bias, eps: float = 1e-5):
+    """layer_norm that also returns the per-row mean and rstd."""
+    return _layernorm(x, weight, bias, float(eps))
+
+
+def layernorm_bwd(x, dy, gamma, eps: float = 1e-5) -> torch.Tensor:
+    """dx of F.layer_norm(x, (N,), gamma, None, eps) for upstream dy."""
+    return _layernorm_bwd(x, dy, gamma, float(eps))
+
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor,
+             eps: float = 1e-6) -> torch.Tensor:
+    """F.rms_norm(x, (N,), weight, eps)."""
+    y, _ = _rmsnorm(x, weight, float(eps))
+    return y
+
+
+def rms_norm_with_rstd(x, weight, eps: float = 1e-6):
+    """rms_norm that also returns rstd = rsqrt(mean(x^2) + eps) per row."""
+    return _rmsnorm(x, weight, float(eps))
+
+
+def rmsnorm_bwd(x, dy, weight, rstd):
+    """(dx, dweight) of rms_norm, given the forward's rstd."""
+    dx, dw_partial = _rmsnorm_bwd(x, dy, weight, rstd)
+    return dx, dw_partial.sum(0).to(weight.dtype)
+
+
+def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
+                  ignore_index: int = -100,
+                  reduction: str = "mean") -> torch.Tensor:
+    """F.cross_entropy(logits, target, ignore_index=-100, reduction=...),
+    with the gradient computed in the same pass as the loss."""
+    if ignore_index != -100:
+        raise ArgumentError("cross_entropy: only ignore_index=-100 is "
+                            "supported")
+    if reduction not in ("mean", "sum", "none"):
+        raise ArgumentError(f"cross_entropy: unknown reduction {reduction!r}")
+    if isinstance(target, torch.Tensor) and target.dtype != torch.int64:
+        raise ArgumentError(f"target has dtype {target.dtype}, expected "
+                            "torch.int64")
+    loss, _ = _cross_entropy(logits, target)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum() / (target != -100).sum()
+
+
+def normalize(x: torch.Tensor, p: float = 2.0, dim: int = -1,
+              eps: float = 1e-12) -> torch.Tensor:
+    """F.normalize(x, p=2, dim=-1, eps)."""
+    if p != 2.0:
+        raise ArgumentError("normalize: only p=2 is supported")
+    validation.check_last_dim(dim, x.dim(), "normalize")
+    return _l2_normalize(x, float(eps))
+
+
+l2_normalize = normalize
+
+
+def weighted_var_bwd(x, w, dy):
+    """The paper's weighted-variance backward (DESIGN.md workload 2)."""
+    return _weighted_var_bwd(x, w, dy)
+
+
+def pearson_bwd(x, y, g):
+    """(dx, dy) of the per-row Pearson correlation for upstream g [M]."""
+    return _pearson_bwd(x, y, g)
+
+
+def lars_momentum(w, grad, m):
+    """(w_new, u) of the LARS momentum update (DESIGN.md workload 5)."""
+    return _lars_momentum(w, grad, m)
+
+
+def rowwise_quant(x):
+    """(q int8, scale [M] f32) of symmetric per-row int8 quantization."""
+    return _rowwise_quant(x)
+
+
+__all__ = [
+    "ArgumentError", "cluster_size", "CompileError", "DeviceError", "ManifestError",
+    "cross_entropy", "l2_normalize", "lars_momentum", "layer_norm",
+    "layer_norm_with_stats", "layernorm_bwd", "load_library", "log_softmax",
+    "normalize", "pearson_bwd", "rms_norm", "rms_norm_with_rstd",
+    "rmsnorm_bwd", "rowwise_quant", "softmax", "softmax_backward",
+    "softmax_logits_bwd", "weighted_var_bwd",
+]

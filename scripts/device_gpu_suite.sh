@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with the kernels built
+# here beforehand (carry artifacts/):
+#   python3 -m credit.build --out artifacts/gpu --suite gpu      (in python/)
+# Runs the GPU correctness suite, then compute-sanitizer (memcheck,
+# racecheck, synccheck) over one kernel per workload at cluster 8, and
+# prints a short summary. Full logs go to $OUT (or /tmp).
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOGS=${OUT:-/tmp/credit-logs}
+mkdir -p "$LOGS"
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
+export CREDIT_ARTIFACTS="$ROOT/artifacts/gpu"
+export CREDIT_CACHE_DIR=/tmp/credit-cache
+export PYTHONUNBUFFERED=1
+cd "$ROOT/python"
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
+
+timeout "${SUITE_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider \
+  tests/gpu/test_correctness.py ${PYTEST_ARGS:-} -rf --tb=line \
+  >"$LOGS/gpu-suite.log" 2>&1
+suite=$?
+grep -E "^FAILED|Error" "$LOGS/gpu-suite.log" | head -40
+tail -3 "$LOGS/gpu-suite.log"
+
+status=0
+if [[ ${SANITIZE:-1} == 1 ]]; then
+  for tool in memcheck racecheck synccheck; do
+    timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+      python3 -m tests.gpu.sanitize_workloads >"$LOGS/sanitizer-$tool.log" 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool: exit $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/sanitizer-$tool.log" | tail -1)"
+    [[ $rc == 0 ]] || status=1
+  done
+fi
+[[ $suite == 0 ]] || status=1
+exit $status
