@@ -588,6 +588,21 @@ LogicalResult GlobalViewOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// DynamicSharedMemoryOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DynamicSharedMemoryOp::verify() {
+  MemRefType type = getResult().getType();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError("result must be in #gpu.address_space<workgroup>");
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return emitOpError("result must be statically sized with the identity "
+                       "layout");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // BlockReduceOp and ClusterReduceOp
 //===----------------------------------------------------------------------===//
 

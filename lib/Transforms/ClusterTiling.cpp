@@ -761,10 +761,11 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   if (staging == Staging::Shared) {
     auto workgroup =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    Value dynamic = gpu::DynamicSharedMemoryOp::create(
+    Value dynamic = DynamicSharedMemoryOp::create(
         b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup));
+        MemRefType::get({op.getDynamicSharedMemoryBytes(tiling)},
+                        b.getI8Type(), MemRefLayoutAttrInterface(),
+                        workgroup));
     int64_t offset = 0;
     for (Value input : op.getInputs()) {
       Type element = elementTypeOf(input);
@@ -869,6 +870,28 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
         storeVector(rowLoop.getResult(q * chunks + chunk), columnSumViews[q],
                     add(mul(clusterIndex, index(n)), pos.column), pos.valid);
       }
+  }
+
+  // Column sums accumulated in place: a cluster without rows writes zeros.
+  if (!sumsInRegisters && !op.getColumnSumOutputs().empty()) {
+    Value noRows = cmp(arith::CmpIPredicate::uge, rowBegin, rowEnd);
+    scf::IfOp::create(b, loc, noRows, [&](OpBuilder &builder, Location l) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(builder.getInsertionBlock(),
+                          builder.getInsertionPoint());
+      VectorType type = vectorOf(b.getF32Type());
+      Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+      forEachSweep({}, [&](Value sweep, SmallVector<Value> none) {
+        for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+          ChunkPosition pos = getChunkPosition(sweep, chunk, Value());
+          for (Value view : columnSumViews)
+            storeVector(zero, view, add(mul(clusterIndex, index(n)), pos.column),
+                        pos.valid);
+        }
+        return none;
+      });
+      scf::YieldOp::create(b, l);
+    });
   }
 
   // A cluster without rows still completes the barrier it arrived at.

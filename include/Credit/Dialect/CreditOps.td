@@ -230,6 +230,24 @@ def Credit_GlobalViewOp : Credit_Op<"global_view", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Credit_DynamicSharedMemoryOp : Credit_Op<"dynamic_shared_memory", [Pure]> {
+  let summary = "the CTA's dynamic shared memory as a byte buffer";
+  let description = [{
+    Gives the kernel its dynamic shared memory (the launch's shared-memory
+    size) as a statically sized byte buffer in workgroup memory, to be cut
+    into views. It lowers to a reference to an external, zero-length
+    shared-memory array, which PTX places after the kernel's static shared
+    memory (`.extern .shared .align 16 .b8 credit_dynamic_shared_memory[]`).
+
+    ```mlir
+    %smem = credit.dynamic_shared_memory : memref<131072xi8, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let results = (outs MemRefRankOf<[I8], [1]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Credit_BlockReduceOp : Credit_Op<"block_reduce", [
     AttrSizedOperandSegments, AllTypesMatch<["values", "results"]>]> {
   let summary = "combines per-thread values across a group of a CTA's threads";

@@ -25,7 +25,8 @@ struct ConvertCreditToNVVMPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addIllegalOp<GlobalViewOp, BlockReduceOp, ClusterReduceOp>();
+    target.addIllegalOp<BlockReduceOp, ClusterReduceOp, DynamicSharedMemoryOp,
+                        GlobalViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configureCreditMathToNVVMTarget(target);
     RewritePatternSet patterns(ctx);
