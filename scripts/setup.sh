@@ -25,6 +25,10 @@ for tool in FileCheck not count mlir-tblgen; do
   [[ -x $LLVM_PREFIX/bin/$tool ]] || { echo "setup: missing $LLVM_PREFIX/bin/$tool" >&2; exit 1; }
 done
 
+# pytest for the Python package's tests (PyPI).
+python3 -c "import pytest" 2>/dev/null ||
+  python3 -m pip install -q --disable-pip-version-check pytest
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cmake -G Ninja -S "$ROOT" -B "$ROOT/build" \
   -DCMAKE_BUILD_TYPE=Release \

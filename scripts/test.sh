@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh), builds and runs the whole test suite: lit and
-# FileCheck tests, the C++ unit tests and the mutated-input corpus. No GPU is
-# needed. Ends with a line "N passed, N failed".
+# FileCheck tests (dialect, passes, lowering, PTX through ptxas, manifests),
+# the C++ unit tests, the mutated-input corpus, and the Python package's
+# tests (the GPU ones skip without a GPU). Ends with "N passed, N failed".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$ROOT/scripts/setup.sh"
@@ -13,5 +14,15 @@ status=0
 /usr/lib/llvm-22/bin/lit -sv "$ROOT/build/test" 2>&1 | tee "$log" || status=$?
 passed=$(grep -Eo '^ *Passed *: *[0-9]+' "$log" | grep -Eo '[0-9]+' || echo 0)
 failed=$(grep -Eo '^ *Failed *: *[0-9]+' "$log" | grep -Eo '[0-9]+' || echo 0)
-echo "check-credit: ${passed:-0} passed, ${failed:-0} failed"
+echo "check-credit (lit): ${passed:-0} passed, ${failed:-0} failed"
+
+pystatus=0
+(cd "$ROOT/python" && python3 -m pytest -q -p no:cacheprovider tests) 2>&1 |
+  tee "$log" || pystatus=$?
+pypassed=$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+pyfailed=$(grep -Eo '[0-9]+ failed' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+pyskipped=$(grep -Eo '[0-9]+ skipped' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+[[ $pystatus == 0 ]] || status=1
+
+echo "$(( ${passed:-0} + ${pypassed:-0} )) passed, $(( ${failed:-0} + ${pyfailed:-0} )) failed, ${pyskipped:-0} skipped"
 exit $status

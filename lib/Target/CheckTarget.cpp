@@ -72,11 +72,14 @@ std::string mlir::credit::findPtxas(StringRef toolkit) {
   return "";
 }
 
-/// The PTX ISA versions the NVPTX backend of LLVM 22 accepts for sm_90 and
-/// later.
+/// The PTX ISA versions the NVPTX backend of LLVM 22 knows (its +ptxNN
+/// features).
 static bool isKnownPTXVersion(unsigned version) {
-  return llvm::is_contained(
-      {78u, 80u, 81u, 82u, 83u, 84u, 85u, 86u, 87u, 88u, 90u}, version);
+  return llvm::is_contained({32u, 40u, 41u, 42u, 43u, 50u, 60u, 61u, 62u, 63u,
+                             64u, 65u, 70u, 71u, 72u, 73u, 74u, 75u, 76u, 77u,
+                             78u, 80u, 81u, 82u, 83u, 84u, 85u, 86u, 87u, 88u,
+                             90u},
+                            version);
 }
 
 namespace {
@@ -98,9 +101,8 @@ struct CheckTargetPass
     if (!ptx || !isKnownPTXVersion(*ptx)) {
       module->emitError()
           << "features '" << features
-          << "' must name a PTX ISA version the backend knows (+ptx78, "
-             "+ptx80 ... +ptx88, +ptx90); without one the NVPTX backend "
-             "aborts for "
+          << "' must name a PTX ISA version the backend knows (+ptx32 "
+             "... +ptx88, +ptx90); without one the NVPTX backend aborts for "
           << chip;
       return signalPassFailure();
     }

@@ -142,7 +142,7 @@ struct WriteArtifactsPass
           for (const llvm::json::Value &entry : *kernels)
             if (std::optional<StringRef> file = entry.getAsString())
               if (listed.insert(*file).second)
-                index.push_back(*file);
+                index.push_back(file->str());
       }
     }
 

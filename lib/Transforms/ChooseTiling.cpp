@@ -28,7 +28,7 @@ struct ChooseTilingPass
       getOperation()->emitError()
           << "credit-choose-tiling: cluster-size must be 0 (choose), 1, 2, 4, "
              "8 or 16, got "
-          << clusterSize;
+          << static_cast<unsigned>(clusterSize);
       return signalPassFailure();
     }
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
@@ -39,7 +39,7 @@ struct ChooseTilingPass
       // The default must satisfy the op's own rules; report it if not.
       if (failed(op.verify())) {
         op.emitError() << "credit-choose-tiling: no valid tiling with "
-                       << (clusterSize ? std::to_string(clusterSize)
+                       << (clusterSize ? std::to_string(unsigned(clusterSize))
                                        : std::string("any"))
                        << " CTAs per row";
         return WalkResult::interrupt();

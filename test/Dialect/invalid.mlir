@@ -421,3 +421,36 @@ func.func @yield_outside() {
   // expected-error @+1 {{'credit.yield' op expects parent op 'credit.rowwise'}}
   credit.yield
 }
+
+// -----
+
+func.func @shared_memory_limit(%x: tensor<?x65536xf32>, %y: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
+  // expected-error @+1 {{tiling needs 524352 bytes of shared memory per CTA, more than the 232448 (227 KB) a CTA can have}}
+  %r = credit.rowwise ins(%x, %y : tensor<?x65536xf32>, tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %w: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x65536xf32>
+}
+
+// -----
+
+func.func @column_sums_one_row(%x: tensor<?x64xf32>, %c: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  // expected-error @+1 {{column-sum outputs need a tiling with one row per CTA}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) colsum_outs(%c : tensor<4x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 2, rows = 2>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<4x64xf32>
+}
+
+// -----
+
+func.func @cluster_3(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      // expected-error @+1 {{cluster size must be 1, 2, 4, 8 or 16, got 3}}
+      attributes {tiling = #credit.tiling<cluster = 3, threads = 32, vector = 1, elems = 1>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}

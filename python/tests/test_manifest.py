@@ -1,0 +1,106 @@
+"""Manifest parsing and artifact loading (no GPU, no MLIR)."""
+
+import json
+
+import pytest
+
+from credit.manifest import ManifestError, load_artifacts, parse_manifest
+
+
+def manifest(**changes):
+    data = {
+        "name": "softmax_bf16_n8192_c2", "entry": "softmax_bf16_n8192_c2",
+        "workload": "softmax", "n": 8192, "block": [256, 1, 1],
+        "cluster": [2, 1, 1], "dynamic_shared_memory": 0,
+        "params": [
+            {"name": "in0", "kind": "ptr", "role": "row_input",
+             "dtype": "bf16", "shape": "m,n"},
+            {"name": "in0_stride", "kind": "i64", "role": "row_stride"},
+            {"name": "out0", "kind": "ptr", "role": "row_output",
+             "dtype": "bf16", "shape": "m,n"},
+            {"name": "out0_stride", "kind": "i64", "role": "row_stride"},
+            {"name": "m", "kind": "i64", "role": "m"},
+            {"name": "rows_per_cluster", "kind": "i64",
+             "role": "rows_per_cluster"}],
+        "input_dtypes": ["bf16"], "broadcast_dtypes": [],
+        "scalar_dtypes": [], "output_dtypes": ["bf16"],
+        "scalar_output_dtypes": [], "column_sum_output_dtypes": [],
+        "pointer_alignment": 16, "stride_multiple": 8,
+        "tiling": {"cluster": 2}, "chip": "sm_90",
+        "ptx": "softmax_bf16_n8192_c2.ptx"}
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "softmax_bf16_n8192_c2.ptx").write_text(".version 8.0\n")
+    return tmp_path
+
+
+def test_parses_a_valid_manifest(folder):
+    kernel = parse_manifest(manifest(), folder)
+    assert kernel.cluster == 2 and kernel.threads == 256
+    assert [p.name for p in kernel.params][-2:] == ["m", "rows_per_cluster"]
+    assert kernel.grid(m=10, rows_per_cluster=3, blocks=None) == 8
+    assert kernel.cubin is None
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"cluster": [3, 1, 1]}, "'cluster' must be"),
+    ({"block": [100, 1, 1]}, "block of 100 threads"),
+    ({"block": [256, 1]}, "'block' must be three positive ints"),
+    ({"n": "8192"}, "'n' must be int"),
+    ({"dynamic_shared_memory": 300000}, "bytes of dynamic shared memory"),
+    ({"input_dtypes": ["f64"]}, "unknown dtype 'f64'"),
+    ({"output_dtypes": []}, "0 row_output dtypes"),
+    ({"ptx": "missing.ptx"}, "PTX file .* is missing"),
+    ({"cubin": "missing.cubin"}, "cubin file .* is missing"),
+])
+def test_rejects_broken_manifests(folder, change, message):
+    with pytest.raises(ManifestError, match=message):
+        parse_manifest(manifest(**change), folder)
+
+
+def test_rejects_missing_keys_and_bad_params(folder):
+    data = manifest()
+    del data["entry"]
+    with pytest.raises(ManifestError, match="missing 'entry'"):
+        parse_manifest(data, folder)
+    data = manifest()
+    data["params"][0]["kind"] = "f32"
+    with pytest.raises(ManifestError, match="unknown kind 'f32'"):
+        parse_manifest(data, folder)
+    data = manifest()
+    data["params"] = data["params"][:-1]
+    with pytest.raises(ManifestError, match="must end with m and"):
+        parse_manifest(data, folder)
+
+
+def test_column_sum_grid_needs_blocks(folder):
+    data = manifest(column_sum_output_dtypes=["f32"])
+    data["params"].insert(4, {"name": "colsum_out0", "kind": "ptr",
+                              "role": "column_sum_output", "dtype": "f32",
+                              "shape": "p,n"})
+    kernel = parse_manifest(data, folder)
+    assert kernel.grid(m=100, rows_per_cluster=2, blocks=64) == 128
+    with pytest.raises(ManifestError, match="number of row blocks"):
+        kernel.grid(m=100, rows_per_cluster=2, blocks=None)
+
+
+def test_load_artifacts(folder):
+    (folder / "k.json").write_text(json.dumps(manifest()))
+    (folder / "kernels.json").write_text(json.dumps({"kernels": ["k.json"]}))
+    (kernel,) = load_artifacts(folder)
+    assert kernel.entry == "softmax_bf16_n8192_c2"
+
+
+def test_load_artifacts_errors(tmp_path):
+    with pytest.raises(ManifestError, match="no kernels.json"):
+        load_artifacts(tmp_path)
+    (tmp_path / "kernels.json").write_text("{not json")
+    with pytest.raises(ManifestError, match="malformed index"):
+        load_artifacts(tmp_path)
+    (tmp_path / "kernels.json").write_text(json.dumps({"kernels": ["x.json"]}))
+    with pytest.raises(ManifestError, match="cannot read manifest"):
+        load_artifacts(tmp_path)

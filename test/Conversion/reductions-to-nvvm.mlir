@@ -1,0 +1,72 @@
+// RUN: credit-opt %s --split-input-file --convert-credit-to-nvvm | FileCheck %s
+
+// One warp per group: butterfly shuffles only, no shared memory, no barrier.
+// CHECK-LABEL: func.func @warp_group
+// CHECK-NOT: credit.block_reduce
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.store
+// CHECK: return
+func.func @warp_group(%v: f32) -> f32 {
+  %r = credit.block_reduce [add] %v {group_threads = 32 : i32} : f32
+  return %r : f32
+}
+
+// -----
+
+// Several warps: lane 0 of each warp publishes to the scratch, the CTA
+// synchronizes, and a shorter butterfly (8 warps: 3 steps) plus a broadcast
+// from lane 0 finish. Max uses the NaN-propagating maximumf, with -inf for
+// lanes past the group's warps.
+// CHECK-LABEL: func.func @cta_group
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: scf.if
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: memref.load
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[NEGINF]] : f32
+// CHECK-COUNT-3: gpu.shuffle xor
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle idx
+func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) -> f32 {
+  %r = credit.block_reduce [max] %v scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {group_threads = 256 : i32} : f32
+  return %r : f32
+}
+
+// -----
+
+// Cluster reduction: threads 0..3 push to the peers' shared memory through
+// DSMEM, the cluster synchronizes (release arrive, acquire wait), and every
+// thread combines the four local entries in rank order.
+// CHECK-LABEL: func.func @cluster
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: llvm.inttoptr {{.*}} to !llvm.ptr<3>
+// CHECK: scf.if
+// CHECK: llvm.getelementptr
+// CHECK: nvvm.mapa {{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<7>
+// CHECK: nvvm.mapa
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<7>
+// CHECK: nvvm.cluster.arrive
+// CHECK-NOT: relaxed
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: memref.load
+// CHECK: memref.load
+// CHECK: arith.addf
+// CHECK: memref.load
+// CHECK: arith.addf
+// CHECK: memref.load
+// CHECK: arith.addf
+// CHECK: memref.load
+// CHECK: memref.load
+// CHECK: arith.minimumf
+// CHECK: memref.load
+// CHECK: arith.minimumf
+// CHECK: memref.load
+// CHECK: arith.minimumf
+func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32) {
+  %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
+  return %r#0, %r#1 : f32, f32
+}

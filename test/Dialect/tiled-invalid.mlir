@@ -1,0 +1,112 @@
+// RUN: credit-opt %s --split-input-file --verify-diagnostics
+
+func.func @view_space(%p: !llvm.ptr<1>, %n: i64) {
+  // expected-error @+1 {{result must be in #gpu.address_space<global>}}
+  %v = credit.global_view %p, %n : !llvm.ptr<1> -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @view_static(%p: !llvm.ptr<1>, %n: i64) {
+  // expected-error @+1 {{result must be a dynamically sized memref with the identity layout}}
+  %v = credit.global_view %p, %n : !llvm.ptr<1> -> memref<16xf32, #gpu.address_space<global>>
+  return
+}
+
+// -----
+
+func.func @view_pointer(%p: !llvm.ptr<3>, %n: i64) {
+  // expected-error @+1 {{pointer must be in the global address space (1)}}
+  %v = credit.global_view %p, %n : !llvm.ptr<3> -> memref<?xf32, #gpu.address_space<global>>
+  return
+}
+
+// -----
+
+func.func @dynamic_space() {
+  // expected-error @+1 {{result must be in #gpu.address_space<workgroup>}}
+  %s = credit.dynamic_shared_memory : memref<16xi8, #gpu.address_space<global>>
+  return
+}
+
+// -----
+
+func.func @dynamic_size() {
+  // expected-error @+1 {{result must be statically sized with the identity layout}}
+  %s = credit.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @combiner_count(%a: f32) {
+  // expected-error @+1 {{expects one combiner per value and at least one value, found 2 combiners for 1 values}}
+  %r = credit.block_reduce [add, max] %a {group_threads = 32 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @combiner_attr(%a: f32) {
+  // expected-error @+1 {{combiners must be #credit.combiner attributes}}
+  %r = "credit.block_reduce"(%a) <{combiners = [1 : i32], group_threads = 32 : i32,
+                                  operandSegmentSizes = array<i32: 1, 0, 0>}> : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @group_threads(%a: f32) {
+  // expected-error @+1 {{group_threads must be a multiple of 32 up to 1024, got 48}}
+  %r = credit.block_reduce [add] %a {group_threads = 48 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @group_threads_min(%a: f32) {
+  // expected-error @+1 {{attribute 'group_threads' failed to satisfy constraint}}
+  %r = credit.block_reduce [add] %a {group_threads = 16 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @needs_scratch(%a: f32) {
+  // expected-error @+1 {{needs scratch when a group has more than one warp}}
+  %r = credit.block_reduce [add] %a {group_threads = 64 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @scratch_space(%a: f32, %buf: memref<64xf32>, %o: index) {
+  // expected-error @+1 {{scratch must be in #gpu.address_space<workgroup>}}
+  %r = credit.block_reduce [add] %a scratch(%buf[%o] : memref<64xf32>) {group_threads = 64 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @scratch_static(%a: f32, %buf: memref<?xf32, #gpu.address_space<workgroup>>, %o: index) {
+  // expected-error @+1 {{scratch must be statically sized with the identity layout}}
+  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<?xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @cluster_size(%a: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) {
+  // expected-error @+1 {{cluster must be 2, 4, 8 or 16, got 3}}
+  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 3 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @cluster_combiners(%a: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) {
+  // expected-error @+1 {{expects one combiner per value and at least one value, found 0 combiners for 1 values}}
+  %r = credit.cluster_reduce [] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
+  return
+}

@@ -1,0 +1,93 @@
+// The manifest and the PTX of one kernel, end to end.
+// RUN: rm -rf %t && credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{cluster-size=2 artifacts-dir=%t})' | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s --check-prefix=JSON < %t/rmsnorm_bf16_n4096_c2.json
+// RUN: FileCheck %s --check-prefix=PTX < %t/rmsnorm_bf16_n4096_c2.ptx
+// RUN: FileCheck %s --check-prefix=INDEX < %t/kernels.json
+// Compiling a second kernel into the same directory keeps the first listed.
+// RUN: credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{cluster-size=4 artifacts-dir=%t})' -o /dev/null
+// RUN: FileCheck %s --check-prefix=INDEX2 < %t/kernels.json
+
+// IR: gpu.binary @rmsnorm_bf16_n4096_c2 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "
+// IR-NOT: func.func
+
+// Keys come sorted.
+// JSON: "block": [
+// JSON-NEXT: 256,
+// JSON: "broadcast_dtypes": [
+// JSON-NEXT: "bf16"
+// JSON: "chip": "sm_90",
+// JSON: "cluster": [
+// JSON-NEXT: 2,
+// JSON: "dynamic_shared_memory": 0,
+// JSON: "entry": "rmsnorm_bf16_n4096_c2",
+// JSON: "grid": {
+// JSON-NEXT: "clusters": "ceil(m / rows_per_cluster)",
+// JSON-NEXT: "ctas_per_cluster": 2,
+// JSON: "input_dtypes": [
+// JSON-NEXT: "bf16"
+// JSON: "n": 4096,
+// JSON: "params": [
+// JSON: "name": "in0",
+// JSON: "name": "in0_stride",
+// JSON: "name": "bcast0",
+// JSON: "name": "out0",
+// JSON: "name": "out0_stride",
+// JSON: "name": "scalar_out0",
+// JSON: "name": "m",
+// JSON: "name": "rows_per_cluster",
+// JSON: "pointer_alignment": 16,
+// JSON: "ptx": "rmsnorm_bf16_n4096_c2.ptx",
+// JSON: "scalar_output_dtypes": [
+// JSON-NEXT: "f32"
+// JSON: "stride_multiple": 8,
+// JSON: "tiling": {
+// JSON: "workload": "rmsnorm"
+
+// PTX: .version 8.0
+// PTX: .target sm_90
+// PTX: .entry rmsnorm_bf16_n4096_c2(
+// PTX: .explicitcluster
+// PTX: .reqnctapercluster 2, 1, 1
+// PTX: barrier.cluster.arrive.relaxed
+// PTX: ld.global.v4
+// PTX: mapa.shared::cluster
+// PTX: st.shared::cluster
+// PTX: barrier.cluster.arrive;
+// PTX: barrier.cluster.wait;
+// PTX: rsqrt.approx.ftz.f32
+// PTX: st.global.v4
+
+// INDEX: "kernels": [
+// INDEX-NEXT: "rmsnorm_bf16_n4096_c2.json"
+// INDEX-NEXT: ]
+// INDEX2: "rmsnorm_bf16_n4096_c2.json",
+// INDEX2-NEXT: "rmsnorm_bf16_n4096_c4.json"
+
+func.func @rmsnorm(%x: tensor<?x4096xbf16>, %w: tensor<4096xbf16>, %y0: tensor<?x4096xbf16>, %r0: tensor<?xf32>)
+    -> (tensor<?x4096xbf16>, tensor<?xf32>) {
+  %y, %rstd = credit.rowwise "rmsnorm" ins(%x : tensor<?x4096xbf16>) bcast(%w : tensor<4096xbf16>)
+      outs(%y0 : tensor<?x4096xbf16>) scalar_outs(%r0 : tensor<?xf32>)
+    reduce [add] (%j: index, %v: f32, %wv: f32) {
+      %sq = arith.mulf %v, %v : f32
+      credit.yield %sq : f32
+    }
+    epilogue (%j: index, %v: f32, %wv: f32, %ss: f32) {
+      %n = arith.constant 4096.0 : f32
+      %eps = arith.constant 1.0e-06 : f32
+      %ms = arith.divf %ss, %n : f32
+      %mse = arith.addf %ms, %eps : f32
+      %rstd = math.rsqrt %mse : f32
+      %xn = arith.mulf %v, %rstd : f32
+      %r = arith.mulf %xn, %wv : f32
+      credit.yield %r : f32
+    }
+    finalize (%ss: f32) {
+      %n = arith.constant 4096.0 : f32
+      %eps = arith.constant 1.0e-06 : f32
+      %ms = arith.divf %ss, %n : f32
+      %mse = arith.addf %ms, %eps : f32
+      %rstd = math.rsqrt %mse : f32
+      credit.yield %rstd : f32
+    }
+  return %y, %rstd : tensor<?x4096xbf16>, tensor<?xf32>
+}

@@ -1,0 +1,128 @@
+// RUN: credit-opt %s --split-input-file --credit-cluster-tiling --verify-diagnostics | FileCheck %s
+// RUN: credit-opt %s --split-input-file --credit-cluster-tiling=erase-host --verify-diagnostics | FileCheck %s --check-prefix=ERASE
+
+// A cluster of 4 CTAs holding the row in registers: every CTA announces it
+// has started, loads its slice with 16-byte vectors, reduces within the CTA
+// and then across the cluster (after waiting for the peers to start), and
+// writes the epilogue from the same registers.
+
+// CHECK-LABEL: module attributes
+// CHECK-SAME: credit.kernels = {sum_scale_f32_n4096_c4 = {
+// CHECK-SAME: block = [256, 1, 1]
+// CHECK-SAME: cluster = [4, 1, 1]
+// CHECK-SAME: dynamic_shared_memory = 0
+// CHECK-SAME: {dtype = "f32", kind = "ptr", name = "in0", role = "row_input", shape = "m,n"}, {kind = "i64", name = "in0_stride", role = "row_stride"}
+// CHECK-SAME: {kind = "i64", name = "m", role = "m"}, {kind = "i64", name = "rows_per_cluster", role = "rows_per_cluster"}
+// CHECK-SAME: gpu.container_module
+// CHECK: func.func @host
+// CHECK: credit.rowwise "sum_scale"
+// CHECK-SAME: credit.kernel = @sum_scale_f32_n4096_c4::@sum_scale_f32_n4096_c4
+// CHECK: gpu.module @sum_scale_f32_n4096_c4
+// CHECK: memref.global "private" @credit_block_scratch : memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.global "private" @credit_cluster_scratch : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.func @sum_scale_f32_n4096_c4(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
+// CHECK: gpu.cluster_block_id x
+// CHECK: credit.global_view %{{.*}} : !llvm.ptr<1> -> memref<?xf32, #gpu.address_space<global>>
+// CHECK: nvvm.cluster.arrive.relaxed
+// CHECK: scf.for
+// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: vector.reduction <add>
+// CHECK: credit.block_reduce [add] {{.*}} {group_threads = 256 : i32}
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: credit.cluster_reduce [add] {{.*}} {cluster = 4 : i32}
+// CHECK: arith.mulf {{.*}} : vector<4xf32>
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: nvvm.cluster.wait
+// CHECK: gpu.return
+
+// ERASE-NOT: func.func @host
+// ERASE: gpu.module @sum_scale_f32_n4096_c4
+func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "sum_scale" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 4, threads = 256, vector = 4, elems = 4>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// Shared-memory staging: the first stage copies the slice to dynamic shared
+// memory as it reduces; later stages and the epilogue read it back. With one
+// warp per row group, no block scratch; with one CTA, no cluster ops. Row
+// values that do not depend on an element (the mean) stay scalar.
+
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2048_c1 = {
+// CHECK-SAME: dynamic_shared_memory = 4096
+// CHECK: gpu.module @rowwise_bf16_n2048_c1
+// CHECK-NOT: credit_block_scratch
+// CHECK-NOT: credit_cluster_scratch
+// CHECK: credit.dynamic_shared_memory : memref<4096xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view
+// CHECK-NOT: nvvm.cluster
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<global>>, vector<8xbf16>
+// CHECK: vector.store {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: credit.block_reduce [add] {{.*}} {group_threads = 32 : i32} : f32
+// CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: %[[MEAN:.*]] = arith.divf {{.*}} : f32
+// CHECK: vector.broadcast %[[MEAN]] : f32 to vector<8xf32>
+// CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK-NOT: credit.cluster_reduce
+func.func @staged(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
+  credit.rowwise ins(%x : memref<?x2048xbf16>) outs(%o : memref<?x2048xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %n = arith.constant 2048.0 : f32
+      %mean = arith.divf %s, %n : f32
+      %r = arith.subf %v, %mean : f32
+      credit.yield %r : f32
+    }
+  return
+}
+
+// -----
+
+// Column sums (per-row-block partials) stay in registers across the
+// cluster's rows and are written once; rows that do not fill the last
+// sweep are masked.
+
+// CHECK-LABEL: module attributes {credit.kernels = {colsum_f32_n1000_c2 = {
+// CHECK-SAME: clusters = "p"
+// CHECK: gpu.func
+// CHECK: %{{.*}} = scf.for {{.*}} iter_args
+// CHECK: arith.cmpi slt
+// CHECK: scf.if
+// CHECK: vector.load
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK: arith.select {{.*}} : vector<4xf32>
+// CHECK: scf.yield
+// CHECK: vector.store
+func.func @colsum(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
+  %r = credit.rowwise "colsum" ins(%x : tensor<?x1000xf32>) colsum_outs(%c : tensor<8x1000xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 64, vector = 4, elems = 8>}
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %m: f32) {
+      %d = arith.subf %v, %m : f32
+      credit.yield %d : f32
+    }
+  return %r : tensor<8x1000xf32>
+}
+
+// -----
+
+func.func @untiled(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{credit-cluster-tiling: op has no tiling; run credit-choose-tiling first}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
