@@ -74,12 +74,59 @@ def gpu_requests() -> list[Request]:
     return list(dict.fromkeys(case.request() for case in gpu_cases()))
 
 
+@dataclasses.dataclass(frozen=True)
+class Point:
+    """A benchmark point."""
+
+    workload: str
+    dtype: str
+    m: int
+    n: int
+
+
+PAPER_WORKLOADS = ("layernorm_bwd", "weighted_var_bwd", "pearson_bwd",
+                   "softmax_logits_bwd", "lars_momentum", "rowwise_quant")
+BENCH_CLUSTERS = (0, 1, 2, 4, 8, 16)
+
+
+def paper_points() -> list[Point]:
+    """The paper's grid: its six workloads in f32, M = 4096 (2048 for
+    layernorm_bwd), N = 4K .. 64K."""
+    return [Point(w, "f32", 2048 if w == "layernorm_bwd" else 4096, n)
+            for w in PAPER_WORKLOADS
+            for n in (4096, 8192, 16384, 32768, 65536)]
+
+
+def our_points() -> list[Point]:
+    """DESIGN.md's grid: long rows, short rows, bf16 and f32, and N that is
+    not a power of two."""
+    points = []
+    for w in ("softmax", "rmsnorm", "layernorm", "cross_entropy",
+              "l2_normalize", "softmax_logits_bwd"):
+        for m, n in ((512, 131072), (64, 262144), (8, 1048576)):
+            points.append(Point(w, "bf16", m, n))
+    for w in ("softmax", "rmsnorm", "layernorm", "cross_entropy"):
+        points.append(Point(w, "bf16", 32768, 4096))
+    for w in ("softmax", "rmsnorm"):
+        points.append(Point(w, "f32", 512, 131072))
+        points.append(Point(w, "bf16", 4096, 6000))
+    return points
+
+
+def _bench_requests(points) -> list[Request]:
+    return list(dict.fromkeys(
+        Request(p.workload, p.dtype, p.n, c, WORKLOADS[p.workload].eps)
+        for p in points for c in BENCH_CLUSTERS))
+
+
 def sanitizer_requests() -> list[Request]:
     return [Request(name, "bf16", 8192, 8, WORKLOADS[name].eps)
             for name in WORKLOADS]
 
 
 SUITES = {
+    "bench-ours": lambda: _bench_requests(our_points()),
+    "bench-paper": lambda: _bench_requests(paper_points()),
     "gpu": gpu_requests,
     "sanitizer": sanitizer_requests,
 }

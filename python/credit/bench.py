@@ -1,0 +1,418 @@
+"""Benchmarks CREDIT against the peers a user would pick instead.
+
+    python -m credit.bench --grid paper --out results.json
+    python -m credit.bench --grid ours --out results.json
+
+For every point of a grid it checks each implementation against a float64
+reference on fresh random inputs, then times it: the calls over enough
+distinct input sets to exceed the 60 MB L2 (at least 256 MB) are captured in
+a CUDA graph, so that launch overhead is left out for every implementation
+alike, and the median of 20 replays, per call, is reported with GB/s of
+compulsory traffic
+(each input read once, each output written once), the fraction of a
+device-to-device copy measured in the same run, and the speedup of CREDIT's
+default choice over the best peer. Implementations:
+
+- credit at cluster sizes 1, 2, 4, 8, 16 and at the compiler's choice (0);
+- torch eager (PyTorch's functions where they exist, else the DESIGN.md
+  expression);
+- torch.compile of the same function, compiled fresh for each point
+  (torch._dynamo.reset(), dynamic=False).
+
+Kernels come from a library built beforehand (python -m credit.build
+--suite bench-paper / bench-ours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+
+from . import suites
+
+GRIDS = {"paper": suites.paper_points, "ours": suites.our_points}
+
+
+def _torch_peers():
+    import torch
+    import torch.nn.functional as F
+
+    def sum_(t):
+        return t.sum(-1, keepdim=True)
+
+    def layernorm_bwd(x, dy, gamma):
+        xf, dyf = x.float(), dy.float()
+        mean = xf.mean(-1, keepdim=True)
+        rstd = torch.rsqrt(((xf - mean) ** 2).mean(-1, keepdim=True) + 1e-5)
+        xhat = (xf - mean) * rstd
+        dyg = dyf * gamma.float()
+        return ((dyg - dyg.mean(-1, keepdim=True) -
+                 xhat * (dyg * xhat).mean(-1, keepdim=True)) * rstd
+                ).to(x.dtype)
+
+    def weighted_var_bwd(x, w, dy):
+        x, w, dy = x.float(), w.float(), dy.float()
+        isw = 1 / (sum_(w) + 1e-5)
+        d = x - sum_(w * x) * isw
+        rstd = torch.rsqrt(sum_(w * d * d) * isw + 1e-5)
+        return rstd * (dy - w * isw * sum_(dy) -
+                       w * d * rstd ** 2 * isw * sum_(dy * d))
+
+    def pearson_bwd(x, y, g):
+        x, y = x.float(), y.float()
+        xc = x - x.mean(-1, keepdim=True)
+        yc = y - y.mean(-1, keepdim=True)
+        ix = torch.rsqrt(sum_(xc * xc) + 1e-6)
+        iy = torch.rsqrt(sum_(yc * yc) + 1e-6)
+        c = sum_(xc * yc)
+        g = g.view(-1, 1)
+        return (g * (yc * ix * iy - xc * c * ix ** 3 * iy),
+                g * (xc * ix * iy - yc * c * ix * iy ** 3))
+
+    def softmax_logits_bwd(logits, dy):
+        p = torch.softmax(logits.float(), -1)
+        return (p * (dy.float() - sum_(p * dy.float()))).to(logits.dtype)
+
+    def lars_momentum(w, grad, m):
+        u = 0.9 * m + grad + 0.01 * w
+        trust = 0.02 * w.norm(dim=-1, keepdim=True) / (
+            u.norm(dim=-1, keepdim=True) + 1e-6)
+        return w - 1e-3 * trust * u, u
+
+    def rowwise_quant(x):
+        amax = x.abs().amax(-1, keepdim=True).float()
+        q = torch.where(amax > 0, (x.float() * 127 / amax).round()
+                        .clamp(-127, 127), 0).to(torch.int8)
+        return q, (amax / 127).view(-1)
+
+    def rmsnorm_bwd(x, dy, w, rstd):
+        xhat = x.float() * rstd.view(-1, 1)
+        dyw = dy.float() * w.float()
+        dx = rstd.view(-1, 1) * (dyw - xhat * (dyw * xhat).mean(-1,
+                                                                keepdim=True))
+        return dx.to(x.dtype), (dy.float() * xhat).sum(0)
+
+    def cross_entropy(logits, target):
+        lse = torch.logsumexp(logits.float(), -1)
+        safe = target.clamp_min(0)
+        picked = logits.float().gather(-1, safe.view(-1, 1)).view(-1)
+        ignored = target == -100
+        loss = torch.where(ignored, 0.0, lse - picked)
+        grad = torch.softmax(logits.float(), -1)
+        grad = grad.scatter_add(-1, safe.view(-1, 1),
+                                -torch.ones_like(picked).view(-1, 1))
+        grad = torch.where(ignored.view(-1, 1), 0.0, grad)
+        return loss, grad.to(logits.dtype)
+
+    return {
+        "layernorm_bwd": layernorm_bwd,
+        "weighted_var_bwd": weighted_var_bwd,
+        "pearson_bwd": pearson_bwd,
+        "softmax_logits_bwd": softmax_logits_bwd,
+        "lars_momentum": lars_momentum,
+        "rowwise_quant": rowwise_quant,
+        "softmax": lambda x: torch.softmax(x, -1),
+        "log_softmax": lambda x: torch.log_softmax(x, -1),
+        "layernorm": lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b,
+                                                  1e-5),
+        "rmsnorm": lambda x, w: F.rms_norm(x, (x.shape[-1],), w, 1e-6),
+        "rmsnorm_bwd": rmsnorm_bwd,
+        "cross_entropy": cross_entropy,
+        "l2_normalize": lambda x: F.normalize(x, 2.0, -1, 1e-12),
+    }
+
+
+def _credit_fn(name):
+    import credit
+    import credit.ops
+    return {
+        "layernorm_bwd": lambda x, dy, g: credit.layernorm_bwd(x, dy, g),
+        "weighted_var_bwd": credit.weighted_var_bwd,
+        "pearson_bwd": credit.pearson_bwd,
+        "softmax_logits_bwd": credit.softmax_backward,
+        "lars_momentum": credit.lars_momentum,
+        "rowwise_quant": credit.rowwise_quant,
+        "softmax": credit.softmax,
+        "log_softmax": credit.log_softmax,
+        "layernorm": lambda x, g, b: credit.layer_norm(x, (x.shape[-1],), g,
+                                                       b),
+        "rmsnorm": lambda x, w: credit.rms_norm(x, w, 1e-6),
+        "rmsnorm_bwd": lambda x, dy, w, r: credit.ops._rmsnorm_bwd(x, dy, w,
+                                                                  r),
+        "cross_entropy": credit.ops._cross_entropy,
+        "l2_normalize": credit.normalize,
+    }[name]
+
+
+def _inputs(point, torch):
+    """Fresh random inputs for a point, and compulsory bytes moved."""
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16,
+             "f16": torch.float16}[point.dtype]
+    m, n = point.m, point.n
+
+    def rows(positive=False):
+        t = torch.randn(m, n, device="cuda", dtype=torch.float32)
+        return (t.abs() + 0.1 if positive else t).to(dtype)
+
+    def vec():
+        return torch.randn(n, device="cuda").to(dtype)
+
+    w = point.workload
+    if w in ("softmax", "log_softmax", "l2_normalize", "rowwise_quant"):
+        args = (rows(),)
+    elif w == "layernorm":
+        args = (rows(), vec(), vec())
+    elif w == "rmsnorm":
+        args = (rows(), vec())
+    elif w == "layernorm_bwd":
+        args = (rows(), rows(), vec())
+    elif w == "weighted_var_bwd":
+        args = (rows(), rows(positive=True), rows())
+    elif w == "pearson_bwd":
+        args = (rows(), rows(), torch.randn(m, device="cuda"))
+    elif w == "softmax_logits_bwd":
+        args = (rows(), rows())
+    elif w == "lars_momentum":
+        args = (rows(), rows(), rows())
+    elif w == "rmsnorm_bwd":
+        x = rows()
+        rstd = torch.rsqrt(x.float().pow(2).mean(-1) + 1e-6)
+        args = (x, rows(), vec(), rstd)
+    elif w == "cross_entropy":
+        args = (rows(), torch.randint(0, n, (m,), device="cuda"))
+    else:
+        raise ValueError(w)
+    return args
+
+
+def _bytes(args, outputs) -> int:
+    return sum(t.numel() * t.element_size() for t in list(args) + list(outputs)
+               if hasattr(t, "numel"))
+
+
+def _flatten(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def _error(out, ref) -> float:
+    """Relative 2-norm error over elements finite in the reference."""
+    import torch
+    errors = []
+    for o, r in zip(_flatten(out), _flatten(ref)):
+        o, r = o.double(), r.double()
+        if o.shape != r.shape:
+            o = o.reshape(r.shape) if o.numel() == r.numel() else o.sum(0)
+        finite = torch.isfinite(r)
+        scale = r[finite].norm()
+        diff = (o[finite] - r[finite]).norm()
+        errors.append(float(diff / scale) if scale > 0 else float(diff))
+    return max(errors)
+
+
+def time_graph(torch, fn, arg_sets, reps: int = 20) -> float:
+    """Milliseconds per call of `fn` over `arg_sets`, replayed as one CUDA
+    graph (median of `reps` replays)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for args in arg_sets[:2]:
+            fn(*args)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for args in arg_sets:
+            fn(*args)
+    graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / len(arg_sets))
+    del graph
+    times.sort()
+    return times[len(times) // 2]
+
+
+def measure_copy(torch, triton) -> float:
+    """Device-to-device copy bandwidth in GB/s (bytes read + written)."""
+    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    ms = triton.testing.do_bench(lambda: dst.copy_(src), warmup=50, rep=300,
+                                 return_mode="median")
+    return 2 * src.numel() / ms / 1e6
+
+
+def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
+        only: set[str] | None = None):
+    import torch
+    import triton
+    import credit
+
+    start = time.time()
+    peers = _torch_peers()
+    copy_gbs = measure_copy(torch, triton)
+    print(f"device-to-device copy: {copy_gbs:.0f} GB/s", flush=True)
+    results = {"grid": grid, "device": torch.cuda.get_device_name(),
+               "torch": torch.__version__, "triton": triton.__version__,
+               "date": time.strftime("%Y-%m-%d"), "copy_gbs": copy_gbs,
+               "points": []}
+
+    def save():
+        with open(out_path, "w") as f:
+            json.dump(results, f, indent=1)
+
+    for point in GRIDS[grid]():
+        if only and point.workload not in only:
+            continue
+        if time.time() - start > budget_s:
+            print(f"budget spent; stopping before {point}", flush=True)
+            break
+        torch.manual_seed(hash(point) & 0xffff)
+        args = _inputs(point, torch)
+        reference_args = [a.double() if a.is_floating_point() else a
+                          for a in args]
+        reference = peers[point.workload](*reference_args)
+        outputs = _flatten(reference)
+        nbytes = _bytes(args, [
+            o if o.dtype == torch.int8 else
+            o.to(args[0].dtype) if o.dim() == 2 else o.float()
+            for o in outputs])
+        del reference_args
+        # Distinct input sets so that the timed calls miss in L2.
+        sets = max(1, min(32, math.ceil((256 << 20) / nbytes)))
+        arg_sets = [args] + [_inputs(point, torch) for _ in range(sets - 1)]
+        row = {"workload": point.workload, "dtype": point.dtype, "m": point.m,
+               "n": point.n, "bytes": nbytes, "times_ms": {}, "errors": {}}
+
+        def time_it(label, fn_of):
+            try:
+                error = _error(fn_of(*args), reference)
+                row["errors"][label] = error
+                if not error < (1e-2 if point.dtype != "f32" else 2e-4):
+                    print(f"  {label}: wrong result (error {error:.2g}); "
+                          "not timed", flush=True)
+                    return
+                row["times_ms"][label] = time_graph(
+                    torch, lambda *a: fn_of(*a), arg_sets)
+            except Exception as error:  # recorded, not fatal
+                row["errors"][label] = f"{type(error).__name__}: {error}"[:300]
+
+        fn = _credit_fn(point.workload)
+        for cluster in (0, 1, 2, 4, 8, 16):
+            def call(*a, c=cluster):
+                with credit.cluster_size(c):
+                    return fn(*a)
+            time_it(f"credit_c{cluster}", call)
+        time_it("torch_eager", peers[point.workload])
+        if compile_peers and time.time() - start < budget_s * 0.8:
+            torch._dynamo.reset()
+            compiled = torch.compile(peers[point.workload], dynamic=False)
+            time_it("torch_compile", compiled)
+        del arg_sets, args, reference, outputs
+        torch.cuda.empty_cache()
+        _summarize(row, copy_gbs)
+        results["points"].append(row)
+        save()
+        print(_line(row), flush=True)
+    save()
+    return results
+
+
+def _summarize(row, copy_gbs):
+    times = row["times_ms"]
+    gbs = {k: row["bytes"] / v / 1e6 for k, v in times.items()}
+    row["gbs"] = gbs
+    peers = {k: v for k, v in times.items() if not k.startswith("credit")}
+    ours = times.get("credit_c0")
+    credits = {k: v for k, v in times.items() if k.startswith("credit")}
+    row["best_credit"] = min(credits, key=credits.get) if credits else None
+    row["best_peer"] = min(peers, key=peers.get) if peers else None
+    if ours and peers:
+        row["speedup"] = peers[row["best_peer"]] / ours
+    if ours:
+        row["copy_fraction"] = gbs["credit_c0"] / copy_gbs
+
+
+def _line(row) -> str:
+    t = row["times_ms"]
+    cells = " ".join(f"{k.replace('credit_', '')}={v * 1e3:.0f}us"
+                     for k, v in t.items())
+    speed = row.get("speedup")
+    return (f"{row['workload']:>18} {row['dtype']:>4} {row['m']:>6}x"
+            f"{row['n']:<8} {cells} | speedup "
+            f"{speed:.2f}x vs {row.get('best_peer')}" if speed else
+            f"{row['workload']} {row['m']}x{row['n']}: {row['errors']}")
+
+
+def markdown(results) -> str:
+    """The table for benchmarks/RESULTS.md."""
+    labels = ["credit_c0", "credit_c1", "credit_c2", "credit_c4", "credit_c8",
+              "credit_c16", "torch_eager", "torch_compile"]
+    lines = [
+        f"Device {results['device']}, torch {results['torch']}, triton "
+        f"{results['triton']}, copy ceiling {results['copy_gbs']:.0f} GB/s "
+        "(read + write). Times in microseconds (median, L2 flushed); GB/s of "
+        "compulsory traffic for CREDIT's choice (c0); speedup = best peer / "
+        "c0.",
+        "",
+        "| workload | dtype | M x N | " + " | ".join(
+            l.replace("credit_", "") for l in labels) +
+        " | c0 GB/s | of copy | best peer | speedup |",
+        "|" + "---|" * (len(labels) + 7),
+    ]
+    for row in results["points"]:
+        t = row["times_ms"]
+        cells = [f"{t[l] * 1e3:.1f}" if l in t else
+                 ("err" if l in row["errors"] else "-") for l in labels]
+        gbs = row.get("gbs", {}).get("credit_c0")
+        lines.append(
+            f"| {row['workload']} | {row['dtype']} | {row['m']} x {row['n']} | "
+            + " | ".join(cells) +
+            f" | {gbs:.0f} | {row.get('copy_fraction', 0):.0%} | "
+            f"{row.get('best_peer') or '-'} | "
+            f"{row.get('speedup', float('nan')):.2f} |" if gbs else
+            f"| {row['workload']} | {row['dtype']} | {row['m']} x {row['n']} | "
+            + " | ".join(cells) + " | - | - | - | - |")
+    speedups = [r["speedup"] for r in results["points"] if r.get("speedup")]
+    if speedups:
+        geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+        lines += ["", f"Geometric-mean speedup over the best peer: {geo:.3f}x "
+                  f"({sum(s >= 1 for s in speedups)} of {len(speedups)} "
+                  "points at or above 1)."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grid", choices=sorted(GRIDS), required=True)
+    parser.add_argument("--out", required=True, help="JSON results file")
+    parser.add_argument("--markdown", help="write the table here too")
+    parser.add_argument("--only", help="comma-separated workloads to run")
+    parser.add_argument("--budget", type=float, default=480,
+                        help="seconds after which no new point starts")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip the torch.compile peer")
+    args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
+    results = run(args.grid, args.out, args.budget, not args.no_compile, only)
+    table = markdown(results)
+    print(table)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
