@@ -362,9 +362,9 @@ def markdown(results) -> str:
     lines = [
         f"Device {results['device']}, torch {results['torch']}, triton "
         f"{results['triton']}, copy ceiling {results['copy_gbs']:.0f} GB/s "
-        "(read + write). Times in microseconds (median, L2 flushed); GB/s of "
-        "compulsory traffic for CREDIT's choice (c0); speedup = best peer / "
-        "c0.",
+        "(read + write). Times in microseconds per call (median of 20 CUDA-graph "
+        "replays over input sets that exceed L2); GB/s of compulsory traffic "
+        "for CREDIT's choice (c0); speedup = best peer / c0.",
         "",
         "| workload | dtype | M x N | " + " | ".join(
             l.replace("credit_", "") for l in labels) +

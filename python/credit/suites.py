@@ -124,9 +124,20 @@ def sanitizer_requests() -> list[Request]:
             for name in WORKLOADS]
 
 
+def api_requests() -> list[Request]:
+    """What tests/gpu/test_api.py needs: the compiler's choice, N = 8192."""
+    pairs = [("softmax", "f32"), ("softmax_logits_bwd", "f32"),
+             ("rmsnorm", "f32"), ("rmsnorm", "bf16"), ("rmsnorm_bwd", "f32"),
+             ("rmsnorm_bwd", "bf16"), ("layernorm", "f32"),
+             ("layernorm_bwd", "f32"), ("rowwise_quant", "f32"),
+             ("cross_entropy", "f32")]
+    return [Request(w, d, 8192, 0, WORKLOADS[w].eps) for w, d in pairs]
+
+
 SUITES = {
+    "api": api_requests,
     "bench-ours": lambda: _bench_requests(our_points()),
     "bench-paper": lambda: _bench_requests(paper_points()),
-    "gpu": gpu_requests,
+    "gpu": lambda: gpu_requests() + api_requests(),
     "sanitizer": sanitizer_requests,
 }
