@@ -66,17 +66,24 @@ std::optional<TilingAttr> mlir::credit::getRegisterTiling(RowwiseOp op,
   return std::nullopt;
 }
 
-/// A tiling with `staging` (shared or reread) on `cluster` CTAs of up to 512
-/// threads (128 registers each), with two vectors per thread and sweep.
+/// A tiling with `staging` (shared or reread) on `cluster` CTAs: up to 1024
+/// threads (64 registers each), each with up to four 16-byte vectors in
+/// flight per sweep, at most 16 staged values per thread (so that 64
+/// registers hold them).
 static TilingAttr getSweepTiling(RowwiseOp op, unsigned cluster,
                                  Staging staging) {
-  unsigned vector = getDefaultVectorWidth(op);
+  int64_t vector = getDefaultVectorWidth(op);
+  int64_t inputs = op.getInputs().size() + op.getBroadcasts().size();
   int64_t perCta = llvm::divideCeil(op.getRowLength(), cluster);
-  unsigned threads =
-      std::min<int64_t>(512, llvm::alignTo(llvm::divideCeil(perCta, vector), 32));
-  unsigned elems = 2 * vector;
-  if (int64_t(threads) * elems > llvm::alignTo(perCta, vector))
-    elems = vector;
+  int64_t elems =
+      std::max<int64_t>(vector, std::min<int64_t>(4 * vector, 16 / inputs) /
+                                    vector * vector);
+  int64_t threads = std::min<int64_t>(
+      1024, llvm::alignTo(llvm::divideCeil(perCta, elems), 32));
+  // Small slices: fewer elements per thread rather than idle threads.
+  while (elems > vector && threads * elems > llvm::alignTo(perCta, vector) &&
+         threads < 1024)
+    elems -= vector;
   return TilingAttr::get(op.getContext(), cluster, threads, vector, elems,
                          /*rows=*/1, staging);
 }

@@ -6,6 +6,7 @@
 
 #include "Credit/Transforms/ElementwiseCloning.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
@@ -79,6 +80,27 @@ SmallVector<Value> mlir::credit::cloneElementwise(OpBuilder &builder,
     if (!elementwise) {
       cloneByLane(builder, op, mapping, width);
       continue;
+    }
+    // x / d with a row-uniform d: one reciprocal per row and a multiply per
+    // element (at most one more rounding than the division).
+    if (auto div = dyn_cast<arith::DivFOp>(op)) {
+      Value numerator = mapping.lookupOrDefault(div.getLhs());
+      Value denominator = mapping.lookupOrDefault(div.getRhs());
+      if (getWidth(numerator) && !getWidth(denominator)) {
+        Location loc = op.getLoc();
+        Type type = denominator.getType();
+        Value one = arith::ConstantOp::create(builder, loc, type,
+                                              builder.getFloatAttr(type, 1.0));
+        Value reciprocal = arith::DivFOp::create(builder, loc, one, denominator,
+                                                 div.getFastmathAttr());
+        Value splat = vector::BroadcastOp::create(
+            builder, loc, numerator.getType(), reciprocal);
+        mapping.map(div.getResult(),
+                    arith::MulFOp::create(builder, loc, numerator, splat,
+                                          div.getFastmathAttr())
+                        .getResult());
+        continue;
+      }
     }
     SmallVector<Value> operands;
     for (Value operand : op.getOperands()) {

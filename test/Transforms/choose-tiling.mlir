@@ -22,7 +22,7 @@ func.func @short_row(%x: tensor<?x8192xbf16>, %o: tensor<?x8192xbf16>) -> tensor
 // CHECK-LABEL: func.func @long_row
 // CHECK: tiling = #credit.tiling<cluster = 8, threads = 256, vector = 8, elems = 64>
 // FORCED-LABEL: func.func @long_row
-// FORCED: tiling = #credit.tiling<cluster = 4, threads = 512, vector = 8, elems = 16, staging = shared>
+// FORCED: tiling = #credit.tiling<cluster = 4, threads = 1024, vector = 8, elems = 16, staging = shared>
 func.func @long_row(%x: tensor<?x131072xbf16>, %o: tensor<?x131072xbf16>) -> tensor<?x131072xbf16> {
   %r = credit.rowwise ins(%x : tensor<?x131072xbf16>) outs(%o : tensor<?x131072xbf16>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
@@ -35,8 +35,8 @@ func.func @long_row(%x: tensor<?x131072xbf16>, %o: tensor<?x131072xbf16>) -> ten
 // Too long for registers anywhere: staged in the shared memory of 16 CTAs,
 // or reread when even that is too small.
 // CHECK-LABEL: func.func @very_long_rows
-// CHECK: tiling = #credit.tiling<cluster = 16, threads = 512, vector = 8, elems = 16, staging = shared>
-// CHECK: tiling = #credit.tiling<cluster = 16, threads = 512, vector = 4, elems = 8, staging = reread>
+// CHECK: tiling = #credit.tiling<cluster = 16, threads = 1024, vector = 8, elems = 16, staging = shared>
+// CHECK: tiling = #credit.tiling<cluster = 16, threads = 1024, vector = 4, elems = 16, staging = reread>
 // FORCED-LABEL: func.func @very_long_rows
 // FORCED: staging = reread
 // FORCED: staging = reread

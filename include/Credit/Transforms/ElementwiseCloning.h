@@ -21,9 +21,10 @@ namespace credit {
 /// same for every element, such as a stage result) or a 1-D vector of it
 /// (one value per element). Ops whose operands are all scalars stay scalar,
 /// so row-uniform code is computed once; elementwise ops with a vector
-/// operand become vector ops, their scalar operands broadcast; any other op
-/// with a vector operand is unrolled lane by lane. Yielded values keep
-/// whichever form they have.
+/// operand become vector ops, their scalar operands broadcast (a division
+/// of a vector by a scalar becomes one reciprocal and a multiplication);
+/// any other op with a vector operand is unrolled lane by lane. Yielded
+/// values keep whichever form they have.
 SmallVector<Value> cloneElementwise(OpBuilder &builder, Block &block,
                                     ValueRange args);
 
