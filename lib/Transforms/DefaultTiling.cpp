@@ -73,7 +73,9 @@ std::optional<TilingAttr> mlir::credit::getRegisterTiling(RowwiseOp op,
 static TilingAttr getSweepTiling(RowwiseOp op, unsigned cluster,
                                  Staging staging) {
   int64_t vector = getDefaultVectorWidth(op);
-  int64_t inputs = op.getInputs().size() + op.getBroadcasts().size();
+  // Sweeps hold a chunk of each row input at a time (broadcast inputs are
+  // loaded as they are used).
+  int64_t inputs = op.getInputs().size();
   int64_t perCta = llvm::divideCeil(op.getRowLength(), cluster);
   int64_t elems =
       std::max<int64_t>(vector, std::min<int64_t>(4 * vector, 16 / inputs) /
