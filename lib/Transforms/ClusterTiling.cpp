@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/Dialect/CreditOps.h"
+#include "Credit/Transforms/DefaultTiling.h"
 #include "Credit/Transforms/ElementwiseCloning.h"
 #include "Credit/Transforms/Passes.h"
 
@@ -987,12 +988,15 @@ struct ClusterTilingPass
       llvm::append_range(manifests, existing.getValue());
     SmallVector<Operation *> kernels;
     for (RowwiseOp op : ops) {
-      std::optional<TilingAttr> tiling = op.getTiling();
-      if (!tiling) {
-        op.emitError("credit-cluster-tiling: op has no tiling; run "
-                     "credit-choose-tiling first");
-        return signalPassFailure();
+      // Without a tiling, the same default credit-choose-tiling picks.
+      if (!op.getTiling()) {
+        op.setTilingAttr(getDefaultTiling(op));
+        if (failed(op.verify())) {
+          op.emitError("credit-cluster-tiling: no valid default tiling");
+          return signalPassFailure();
+        }
       }
+      std::optional<TilingAttr> tiling = op.getTiling();
       std::string base = getKernelName(op, *tiling);
       std::string name = base;
       for (unsigned suffix = 1; symbols.lookup(name); ++suffix)

@@ -119,8 +119,12 @@ func.func @colsum(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x10
 
 // -----
 
+// Without a tiling the op gets credit-choose-tiling's default.
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n64_c1 = {
+// CHECK-SAME: tiling = {cluster = 1 : i64, elems = 4 : i64, rows = 1 : i64, slice = 128 : i64, staging = "registers", sweeps = 1 : i64, threads = 32 : i64, vector = 4 : i64}
+// CHECK: credit.rowwise
+// CHECK-SAME: tiling = #credit.tiling<cluster = 1, threads = 32, vector = 4, elems = 4>
 func.func @untiled(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  // expected-error @+1 {{credit-cluster-tiling: op has no tiling; run credit-choose-tiling first}}
   %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }

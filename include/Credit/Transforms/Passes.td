@@ -31,10 +31,10 @@ def CreditChooseTiling : Pass<"credit-choose-tiling"> {
 }
 
 def CreditClusterTiling : Pass<"credit-cluster-tiling", "::mlir::ModuleOp"> {
-  let summary = "Turns each tiled credit.rowwise op into a cluster kernel";
+  let summary = "Turns each credit.rowwise op into a cluster kernel";
   let description = [{
-    Outlines every `credit.rowwise` op that has a `tiling` into a
-    `gpu.func` kernel, in a `gpu.module` of its own, with the op's cluster
+    Outlines every `credit.rowwise` op into a `gpu.func` kernel (an op
+    without a `tiling` first gets the default of `credit-choose-tiling`), in a `gpu.module` of its own, with the op's cluster
     size in `known_cluster_size`. The kernel takes bare pointers and 64-bit
     row strides (the launch ABI recorded in the manifest), loops over the
     rows of its cluster, and for each row: loads its CTA's slice with
