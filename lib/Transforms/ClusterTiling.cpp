@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Credit/Dialect/Combiners.h"
 #include "Credit/Dialect/CreditOps.h"
 #include "Credit/Transforms/DefaultTiling.h"
 #include "Credit/Transforms/ElementwiseCloning.h"
@@ -483,29 +484,6 @@ SmallVector<Value> KernelEmitter::forEachSweep(
 // Stages, epilogue and finalize
 //===----------------------------------------------------------------------===//
 
-static Value getIdentity(OpBuilder &b, Location loc, CombinerKind kind) {
-  float value = 0.0f;
-  if (kind == CombinerKind::Max)
-    value = -std::numeric_limits<float>::infinity();
-  else if (kind == CombinerKind::Min)
-    value = std::numeric_limits<float>::infinity();
-  return arith::ConstantOp::create(b, loc, b.getF32Type(),
-                                   b.getF32FloatAttr(value));
-}
-
-static Value combine(OpBuilder &b, Location loc, CombinerKind kind, Value lhs,
-                     Value rhs) {
-  switch (kind) {
-  case CombinerKind::Add:
-    return arith::AddFOp::create(b, loc, lhs, rhs);
-  case CombinerKind::Max:
-    return arith::MaximumFOp::create(b, loc, lhs, rhs);
-  case CombinerKind::Min:
-    return arith::MinimumFOp::create(b, loc, lhs, rhs);
-  }
-  llvm_unreachable("unknown combiner");
-}
-
 static vector::CombiningKind toVectorKind(CombinerKind kind) {
   switch (kind) {
   case CombinerKind::Add:
@@ -523,7 +501,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
   SmallVector<CombinerKind> kinds = op.getStageCombiners(stage);
   Block &block = op.getStages()[stage].front();
   SmallVector<Value> init = llvm::map_to_vector(
-      kinds, [&](CombinerKind kind) { return getIdentity(b, loc, kind); });
+      kinds, [&](CombinerKind kind) { return createCombinerIdentity(b, loc, kind); });
 
   SmallVector<Value> partials = forEachSweep(
       init, [&](Value sweep, SmallVector<Value> accs) {
@@ -539,7 +517,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
                   b, loc, vectorOf(b.getF32Type()), value);
             Value partial = vector::ReductionOp::create(
                 b, loc, toVectorKind(kind), value);
-            Value combined = combine(b, loc, kind, accs[k], partial);
+            Value combined = createCombine(b, loc, kind, accs[k], partial);
             accs[k] = pos.valid ? arith::SelectOp::create(b, loc, pos.valid,
                                                           combined, accs[k])
                                 : combined;

@@ -39,91 +39,72 @@ GRIDS = {"paper": suites.paper_points, "ours": suites.our_points}
 
 
 def _torch_peers():
+    """What a PyTorch user would write: PyTorch's own functions where they
+    exist, else DESIGN.md's expressions (credit.reference), computed in f32
+    where the inputs are 16-bit."""
     import torch
     import torch.nn.functional as F
 
-    def sum_(t):
-        return t.sum(-1, keepdim=True)
+    from . import reference
 
-    def layernorm_bwd(x, dy, gamma):
-        xf, dyf = x.float(), dy.float()
-        mean = xf.mean(-1, keepdim=True)
-        rstd = torch.rsqrt(((xf - mean) ** 2).mean(-1, keepdim=True) + 1e-5)
-        xhat = (xf - mean) * rstd
-        dyg = dyf * gamma.float()
-        return ((dyg - dyg.mean(-1, keepdim=True) -
-                 xhat * (dyg * xhat).mean(-1, keepdim=True)) * rstd
-                ).to(x.dtype)
-
-    def weighted_var_bwd(x, w, dy):
-        x, w, dy = x.float(), w.float(), dy.float()
-        isw = 1 / (sum_(w) + 1e-5)
-        d = x - sum_(w * x) * isw
-        rstd = torch.rsqrt(sum_(w * d * d) * isw + 1e-5)
-        return rstd * (dy - w * isw * sum_(dy) -
-                       w * d * rstd ** 2 * isw * sum_(dy * d))
-
-    def pearson_bwd(x, y, g):
-        x, y = x.float(), y.float()
-        xc = x - x.mean(-1, keepdim=True)
-        yc = y - y.mean(-1, keepdim=True)
-        ix = torch.rsqrt(sum_(xc * xc) + 1e-6)
-        iy = torch.rsqrt(sum_(yc * yc) + 1e-6)
-        c = sum_(xc * yc)
-        g = g.view(-1, 1)
-        return (g * (yc * ix * iy - xc * c * ix ** 3 * iy),
-                g * (xc * ix * iy - yc * c * ix * iy ** 3))
-
-    def softmax_logits_bwd(logits, dy):
-        p = torch.softmax(logits.float(), -1)
-        return (p * (dy.float() - sum_(p * dy.float()))).to(logits.dtype)
-
-    def lars_momentum(w, grad, m):
-        u = 0.9 * m + grad + 0.01 * w
-        trust = 0.02 * w.norm(dim=-1, keepdim=True) / (
-            u.norm(dim=-1, keepdim=True) + 1e-6)
-        return w - 1e-3 * trust * u, u
+    def upcast(fn, *, keep=()):
+        """fn on f32 copies of 16-bit inputs, outputs cast back."""
+        def wrapped(*args):
+            dtype = args[0].dtype
+            outs = fn(*[a.float() if a.is_floating_point() else a
+                        for a in args])
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            result = tuple(o if i in keep or o.dim() != 2 else o.to(dtype)
+                           for i, o in enumerate(outs))
+            return result if len(result) > 1 else result[0]
+        return wrapped
 
     def rowwise_quant(x):
-        amax = x.abs().amax(-1, keepdim=True).float()
-        q = torch.where(amax > 0, (x.float() * 127 / amax).round()
-                        .clamp(-127, 127), 0).to(torch.int8)
-        return q, (amax / 127).view(-1)
-
-    def rmsnorm_bwd(x, dy, w, rstd):
-        xhat = x.float() * rstd.view(-1, 1)
-        dyw = dy.float() * w.float()
-        dx = rstd.view(-1, 1) * (dyw - xhat * (dyw * xhat).mean(-1,
-                                                                keepdim=True))
-        return dx.to(x.dtype), (dy.float() * xhat).sum(0)
-
-    def cross_entropy(logits, target):
-        lse = torch.logsumexp(logits.float(), -1)
-        safe = target.clamp_min(0)
-        picked = logits.float().gather(-1, safe.view(-1, 1)).view(-1)
-        ignored = target == -100
-        loss = torch.where(ignored, 0.0, lse - picked)
-        grad = torch.softmax(logits.float(), -1)
-        grad = grad.scatter_add(-1, safe.view(-1, 1),
-                                -torch.ones_like(picked).view(-1, 1))
-        grad = torch.where(ignored.view(-1, 1), 0.0, grad)
-        return loss, grad.to(logits.dtype)
+        q, scale, _ = reference.rowwise_quant(x.float())
+        return q.to(torch.int8), scale
 
     return {
-        "layernorm_bwd": layernorm_bwd,
-        "weighted_var_bwd": weighted_var_bwd,
-        "pearson_bwd": pearson_bwd,
-        "softmax_logits_bwd": softmax_logits_bwd,
-        "lars_momentum": lars_momentum,
+        "layernorm_bwd": upcast(lambda x, dy, g: reference.layernorm_bwd(
+            x, dy, g)[0]),
+        "weighted_var_bwd": upcast(lambda x, w, dy:
+                                   reference.weighted_var_bwd(x, w, dy)[0]),
+        "pearson_bwd": upcast(reference.pearson_bwd),
+        "softmax_logits_bwd": upcast(lambda l, dy:
+                                     reference.softmax_logits_bwd(l, dy)[0]),
+        "lars_momentum": reference.lars_momentum,
         "rowwise_quant": rowwise_quant,
         "softmax": lambda x: torch.softmax(x, -1),
         "log_softmax": lambda x: torch.log_softmax(x, -1),
         "layernorm": lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b,
                                                   1e-5),
         "rmsnorm": lambda x, w: F.rms_norm(x, (x.shape[-1],), w, 1e-6),
-        "rmsnorm_bwd": rmsnorm_bwd,
-        "cross_entropy": cross_entropy,
+        "rmsnorm_bwd": upcast(reference.rmsnorm_bwd, keep=(1,)),
+        "cross_entropy": upcast(reference.cross_entropy, keep=(0,)),
         "l2_normalize": lambda x: F.normalize(x, 2.0, -1, 1e-12),
+    }
+
+
+def _references():
+    """float64 references (credit.reference), in the peers' output order."""
+    from . import reference
+
+    def first(fn):
+        return lambda *a: fn(*a)[0]
+
+    return {
+        "layernorm_bwd": first(reference.layernorm_bwd),
+        "weighted_var_bwd": first(reference.weighted_var_bwd),
+        "pearson_bwd": reference.pearson_bwd,
+        "softmax_logits_bwd": first(reference.softmax_logits_bwd),
+        "lars_momentum": reference.lars_momentum,
+        "rowwise_quant": lambda x: reference.rowwise_quant(x)[:2],
+        "softmax": first(reference.softmax),
+        "log_softmax": first(reference.log_softmax),
+        "layernorm": first(reference.layernorm),
+        "rmsnorm": first(reference.rmsnorm),
+        "rmsnorm_bwd": reference.rmsnorm_bwd,
+        "cross_entropy": reference.cross_entropy,
+        "l2_normalize": first(reference.l2_normalize),
     }
 
 
@@ -261,6 +242,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
 
     start = time.time()
     peers = _torch_peers()
+    references = _references()
     copy_gbs = measure_copy(torch, triton)
     print(f"device-to-device copy: {copy_gbs:.0f} GB/s", flush=True)
     results = {"grid": grid, "device": torch.cuda.get_device_name(),
@@ -282,7 +264,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
         args = _inputs(point, torch)
         reference_args = [a.double() if a.is_floating_point() else a
                           for a in args]
-        reference = peers[point.workload](*reference_args)
+        reference = references[point.workload](*reference_args)
         outputs = _flatten(reference)
         nbytes = _bytes(args, [
             o if o.dtype == torch.int8 else

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/Conversion/CreditToNVVM.h"
+#include "Credit/Dialect/Combiners.h"
 #include "Credit/Dialect/CreditOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,35 +17,10 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::credit;
 
 static constexpr int64_t kWarpSize = 32;
-
-static Value createIdentity(OpBuilder &b, Location loc, CombinerKind kind) {
-  float value = 0.0f;
-  if (kind == CombinerKind::Max)
-    value = -std::numeric_limits<float>::infinity();
-  else if (kind == CombinerKind::Min)
-    value = std::numeric_limits<float>::infinity();
-  return arith::ConstantOp::create(b, loc, b.getF32Type(),
-                                   b.getF32FloatAttr(value));
-}
-
-static Value createCombine(OpBuilder &b, Location loc, CombinerKind kind,
-                           Value lhs, Value rhs) {
-  switch (kind) {
-  case CombinerKind::Add:
-    return arith::AddFOp::create(b, loc, lhs, rhs);
-  case CombinerKind::Max:
-    return arith::MaximumFOp::create(b, loc, lhs, rhs);
-  case CombinerKind::Min:
-    return arith::MinimumFOp::create(b, loc, lhs, rhs);
-  }
-  llvm_unreachable("unknown combiner kind");
-}
 
 /// Combines `value` over groups of `lanes` consecutive lanes (a power of two)
 /// with xor shuffles. Floating-point combination is commutative, so every
@@ -143,7 +119,7 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
                                        createIndex(rewriter, loc, i));
       Value loaded = memref::LoadOp::create(rewriter, loc, scratch, at);
       Value value = arith::SelectOp::create(
-          rewriter, loc, inGroup, loaded, createIdentity(rewriter, loc, kind));
+          rewriter, loc, inGroup, loaded, createCombinerIdentity(rewriter, loc, kind));
       value = createButterfly(rewriter, loc, kind, value, lanes);
       // Every thread takes lane 0's bits.
       results.push_back(gpu::ShuffleOp::create(rewriter, loc, value, zeroLane,

@@ -12,9 +12,7 @@ import torch
 
 import credit
 import credit.ops
-from credit import suites
-
-from . import reference
+from credit import reference, suites
 
 TORCH_DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16,
                 "f16": torch.float16}

@@ -1,4 +1,8 @@
-"""Float64 references for every workload, from DESIGN.md's expressions."""
+"""Every workload written with torch operations, from DESIGN.md's
+expressions. Given float64 tensors these are the references the GPU tests
+and the benchmarks check against; given the storage dtype they are what a
+PyTorch user would write (the benchmarks' eager peers, where PyTorch has no
+function of its own)."""
 
 import torch
 
