@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine: Nsight Compute (clocks left alone) on one
+# benchmark point's CREDIT kernel, e.g.
+#   bash scripts/device_profile.sh layernorm bf16 64 262144 0
+# with artifacts/bench carried. The report goes to $OUT.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOGS=${OUT:-/tmp/credit-logs}
+mkdir -p "$LOGS"
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
+export CREDIT_ARTIFACTS="$ROOT/artifacts/bench"
+export CREDIT_CACHE_DIR=/tmp/credit-cache
+name="$1-$2-$3x$4-c${5:-0}"
+ncu --clock-control none --launch-skip 1 --launch-count 1 \
+  --section SpeedOfLight --section Occupancy --section LaunchStats \
+  --section MemoryWorkloadAnalysis \
+  python3 -m credit.profile "$@" >"$LOGS/ncu-$name.txt" 2>&1
+grep -E "==PROF==|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Size|Grid Size|Cluster Size|Waves Per SM|Block Limit" "$LOGS/ncu-$name.txt" | head -40
