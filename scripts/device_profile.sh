@@ -11,8 +11,8 @@ export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 export CREDIT_ARTIFACTS="$ROOT/artifacts/bench"
 export CREDIT_CACHE_DIR=/tmp/credit-cache
 name="$1-$2-$3x$4-c${5:-0}"
-ncu --clock-control none --launch-skip 1 --launch-count 1 \
+ncu --clock-control none --kernel-name "regex:^${1}_" --launch-skip 1 --launch-count 1 \
   --section SpeedOfLight --section Occupancy --section LaunchStats \
-  --section MemoryWorkloadAnalysis \
+  --section MemoryWorkloadAnalysis --section WarpStateStats \
   python3 -m credit.profile "$@" >"$LOGS/ncu-$name.txt" 2>&1
-grep -E "==PROF==|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Size|Grid Size|Cluster Size|Waves Per SM|Block Limit" "$LOGS/ncu-$name.txt" | head -40
+grep -E "==PROF==|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Size|Grid Size|Cluster Size|Waves Per SM|Block Limit|Stall|Warp Cycles Per Issued" "$LOGS/ncu-$name.txt" | head -40
