@@ -24,8 +24,8 @@ Value mlir::credit::createCombinerIdentity(OpBuilder &b, Location loc,
                                    b.getF32FloatAttr(value));
 }
 
-Value mlir::credit::createCombine(OpBuilder &b, Location loc,
-                                  CombinerKind kind, Value lhs, Value rhs) {
+Value mlir::credit::createCombine(OpBuilder &b, Location loc, CombinerKind kind,
+                                  Value lhs, Value rhs) {
   switch (kind) {
   case CombinerKind::Add:
     return arith::AddFOp::create(b, loc, lhs, rhs);

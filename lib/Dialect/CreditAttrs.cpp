@@ -1,4 +1,5 @@
-//===- CreditAttrs.cpp - credit attributes ---------------------------------===//
+//===- CreditAttrs.cpp - credit attributes
+//---------------------------------===//
 //
 // Part of the CREDIT project.
 //
@@ -32,10 +33,10 @@ void CreditDialect::registerAttributes() {
 // TilingAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   unsigned cluster, unsigned threads, unsigned vector,
-                   unsigned elems, unsigned rows, Staging staging) {
+LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned cluster, unsigned threads,
+                                 unsigned vector, unsigned elems, unsigned rows,
+                                 Staging staging) {
   if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, cluster))
     return emitError() << "cluster size must be 1, 2, 4, 8 or 16, got "
                        << cluster;
@@ -51,9 +52,8 @@ TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ") must be a positive multiple of the vector width ("
                        << vector << ")";
   if (rows == 0 || threads % rows != 0 || (threads / rows) % 32 != 0)
-    return emitError() << "rows per CTA (" << rows
-                       << ") must split the CTA's " << threads
-                       << " threads into whole warps";
+    return emitError() << "rows per CTA (" << rows << ") must split the CTA's "
+                       << threads << " threads into whole warps";
   if (rows > 1 && cluster != 1)
     return emitError() << "more than one row per CTA needs cluster size 1";
   return success();
@@ -122,8 +122,8 @@ void CostEstimateAttr::print(AsmPrinter &printer) const {
   printer << "<profitable = " << (getProfitable() ? "true" : "false")
           << ", candidates = [";
   llvm::interleaveComma(
-      llvm::zip_equal(getCandidates(), getPredictedMicros().asArrayRef()), printer,
-      [&](auto pair) {
+      llvm::zip_equal(getCandidates(), getPredictedMicros().asArrayRef()),
+      printer, [&](auto pair) {
         printer.printAttribute(std::get<0>(pair));
         printer << " = ";
         printer.printFloat(llvm::APFloat(std::get<1>(pair)));

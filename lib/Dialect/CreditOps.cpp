@@ -35,10 +35,9 @@ bool RowwiseOp::hasBufferSemantics() {
 }
 
 SmallVector<CombinerKind> RowwiseOp::getStageCombiners(unsigned stage) {
-  return llvm::map_to_vector(cast<ArrayAttr>(getCombiners()[stage]),
-                             [](Attribute attr) {
-                               return cast<CombinerKindAttr>(attr).getValue();
-                             });
+  return llvm::map_to_vector(
+      cast<ArrayAttr>(getCombiners()[stage]),
+      [](Attribute attr) { return cast<CombinerKindAttr>(attr).getValue(); });
 }
 
 unsigned RowwiseOp::getNumResultsBeforeStage(unsigned stage) {
@@ -68,7 +67,8 @@ SmallVector<Type> RowwiseOp::getElementRegionArgTypes(unsigned stage) {
 SmallVector<Type> RowwiseOp::getEpilogueYieldTypes() {
   SmallVector<Type> types;
   appendComputeTypes(getOutputs(), types);
-  types.append(getColumnSumOutputs().size(), Builder(getContext()).getF32Type());
+  types.append(getColumnSumOutputs().size(),
+               Builder(getContext()).getF32Type());
   return types;
 }
 
@@ -108,7 +108,8 @@ int64_t RowwiseOp::getStaticSharedMemoryBytes(TilingAttr tiling) {
   int64_t perStage = getMaxStageWidth() * sizeof(float);
   int64_t warps = tiling.getThreads() / 32;
   int64_t block = tiling.getThreadsPerRow() > 32 ? warps * perStage : 0;
-  int64_t cluster = tiling.getCluster() > 1 ? tiling.getCluster() * perStage : 0;
+  int64_t cluster =
+      tiling.getCluster() > 1 ? tiling.getCluster() * perStage : 0;
   return 2 * getNumStages() * (block + cluster);
 }
 
@@ -148,14 +149,12 @@ static ParseResult parseCombinerList(OpAsmParser &parser, ArrayAttr &result) {
       return failure();
     std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
     if (!kind)
-      return parser.emitError(loc)
-             << "unknown combiner kind '" << name
-             << "', expected one of 'add', 'max', 'min'";
+      return parser.emitError(loc) << "unknown combiner kind '" << name
+                                   << "', expected one of 'add', 'max', 'min'";
     kinds.push_back(CombinerKindAttr::get(ctx, *kind));
     return success();
   };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                     parseKind))
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseKind))
     return failure();
   result = ArrayAttr::get(ctx, kinds);
   return success();
@@ -178,10 +177,10 @@ static LogicalResult verifyCombinerList(Operation *op, ArrayAttr kinds,
   if (!llvm::all_of(kinds, llvm::IsaPred<CombinerKindAttr>))
     return op->emitOpError("combiners must be #credit.combiner attributes");
   if (kinds.size() != numValues || numValues == 0)
-    return op->emitOpError() << "expects one combiner per value and at least "
-                                "one value, found "
-                             << kinds.size() << " combiners for " << numValues
-                             << " values";
+    return op->emitOpError()
+           << "expects one combiner per value and at least "
+              "one value, found "
+           << kinds.size() << " combiners for " << numValues << " values";
   return success();
 }
 
@@ -207,9 +206,9 @@ parseOperandGroup(OpAsmParser &parser, StringRef keyword,
       parser.parseColonTypeList(types) || parser.parseRParen())
     return failure();
   if (operands.size() != types.size())
-    return parser.emitError(loc) << "'" << keyword << "' lists "
-                                 << operands.size() << " operands but "
-                                 << types.size() << " types";
+    return parser.emitError(loc)
+           << "'" << keyword << "' lists " << operands.size()
+           << " operands but " << types.size() << " types";
   return success();
 }
 
@@ -290,15 +289,13 @@ static void printOperandGroup(OpAsmPrinter &p, StringRef keyword,
                               OperandRange operands) {
   if (operands.empty())
     return;
-  p << ' ' << keyword << '(' << operands << " : " << operands.getTypes()
-    << ')';
+  p << ' ' << keyword << '(' << operands << " : " << operands.getTypes() << ')';
 }
 
 static void printRegionWithArgs(OpAsmPrinter &p, Region &region) {
   p << " (";
-  llvm::interleaveComma(region.getArguments(), p, [&](BlockArgument arg) {
-    p.printRegionArgument(arg);
-  });
+  llvm::interleaveComma(region.getArguments(), p,
+                        [&](BlockArgument arg) { p.printRegionArgument(arg); });
   p << ") ";
   p.printRegion(region, /*printEntryBlockArgs=*/false);
 }
@@ -334,9 +331,8 @@ void RowwiseOp::print(OpAsmPrinter &p) {
   printOperandGroup(p, "scalar_outs", getScalarOutputs());
   printOperandGroup(p, "colsum_outs", getColumnSumOutputs());
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {getOperandSegmentSizesAttrName(), getCombinersAttrName(),
-       getWorkloadAttrName()});
+      (*this)->getAttrs(), {getOperandSegmentSizesAttrName(),
+                            getCombinersAttrName(), getWorkloadAttrName()});
   p.increaseIndent();
   for (auto [index, stage] : llvm::enumerate(getStages())) {
     p.printNewline();
@@ -463,8 +459,9 @@ LogicalResult RowwiseOp::verify() {
   if (std::optional<TilingAttr> tiling = getTiling()) {
     unsigned widestBits = 0;
     for (Value value : llvm::concat<Value>(getInputs(), getOutputs()))
-      widestBits = std::max(
-          widestBits, cast<ShapedType>(value.getType()).getElementTypeBitWidth());
+      widestBits =
+          std::max(widestBits,
+                   cast<ShapedType>(value.getType()).getElementTypeBitWidth());
     if (tiling->getVector() * widestBits > 128)
       return emitOpError() << "tiling vector width " << tiling->getVector()
                            << " exceeds 16 bytes for " << widestBits
@@ -472,10 +469,10 @@ LogicalResult RowwiseOp::verify() {
     int64_t slice = tiling->getSliceLength(n);
     int64_t covered = slice * tiling->getCluster();
     if (covered < n)
-      return emitOpError()
-             << "tiling covers " << covered << " elements of a row, but N = "
-             << n << " (use more elements per thread, more threads, a "
-                     "larger cluster, or shared or reread staging)";
+      return emitOpError() << "tiling covers " << covered
+                           << " elements of a row, but N = " << n
+                           << " (use more elements per thread, more threads, a "
+                              "larger cluster, or shared or reread staging)";
     int64_t smem = getDynamicSharedMemoryBytes(*tiling) +
                    getStaticSharedMemoryBytes(*tiling);
     if (smem > kMaxSharedMemoryBytes)
@@ -505,9 +502,8 @@ static LogicalResult verifyRegionSignature(RowwiseOp op, Region &region,
   for (auto [index, arg, expected] :
        llvm::enumerate(block.getArguments(), argTypes))
     if (arg.getType() != expected)
-      return op.emitOpError()
-             << name << " argument #" << index << " has type " << arg.getType()
-             << ", expected " << expected;
+      return op.emitOpError() << name << " argument #" << index << " has type "
+                              << arg.getType() << ", expected " << expected;
 
   auto yield = dyn_cast_or_null<YieldOp>(block.getTerminator());
   if (!yield)
@@ -544,16 +540,15 @@ LogicalResult RowwiseOp::verifyRegions() {
       return failure();
   }
 
-  bool needsEpilogue =
-      !getOutputs().empty() || !getColumnSumOutputs().empty();
+  bool needsEpilogue = !getOutputs().empty() || !getColumnSumOutputs().empty();
   if (getEpilogue().empty()) {
     if (needsEpilogue)
       return emitOpError("expects an 'epilogue' region to compute its row and "
                          "column-sum outputs");
-  } else if (failed(verifyRegionSignature(
-                 *this, getEpilogue(), "epilogue",
-                 getElementRegionArgTypes(getNumStages()),
-                 getEpilogueYieldTypes()))) {
+  } else if (failed(
+                 verifyRegionSignature(*this, getEpilogue(), "epilogue",
+                                       getElementRegionArgTypes(getNumStages()),
+                                       getEpilogueYieldTypes()))) {
     return failure();
   }
 

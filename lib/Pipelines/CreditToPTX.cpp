@@ -30,8 +30,8 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
 
   pm.addPass(createCreditCheckTarget(CreditCheckTargetOptions{
       options.chip, options.features, options.format, options.toolkit}));
-  pm.addPass(createCreditChooseTiling(
-      CreditChooseTilingOptions{options.clusterSize}));
+  pm.addPass(
+      createCreditChooseTiling(CreditChooseTilingOptions{options.clusterSize}));
   pm.addPass(createCreditClusterTiling(
       CreditClusterTilingOptions{/*eraseHost=*/true}));
   pm.addPass(createConvertCreditToNVVM());
@@ -56,8 +56,8 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   binary.toolkitPath = options.toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
 
-  pm.addPass(createCreditWriteArtifacts(CreditWriteArtifactsOptions{
-      options.artifactsDir, options.chip, ptxas}));
+  pm.addPass(createCreditWriteArtifacts(
+      CreditWriteArtifactsOptions{options.artifactsDir, options.chip, ptxas}));
 }
 
 void mlir::credit::registerCreditPipelines() {

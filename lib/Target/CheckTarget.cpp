@@ -9,8 +9,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 namespace mlir {
 namespace credit {
@@ -24,17 +24,17 @@ using namespace mlir::credit;
 
 std::optional<unsigned> mlir::credit::getMinimumPTXVersion(StringRef chip) {
   // From the PTX ISA's target table; only chips with clusters.
-  unsigned version = llvm::StringSwitch<unsigned>(chip)
-                         .Case("sm_90", 78)
-                         .Case("sm_90a", 80)
-                         .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
-                         .Cases({"sm_120", "sm_120a"}, 87)
-                         .Cases({"sm_100f", "sm_101f", "sm_103", "sm_103a",
-                                 "sm_103f", "sm_120f", "sm_121", "sm_121a",
-                                 "sm_121f"},
-                                88)
-                         .Cases({"sm_110", "sm_110a", "sm_110f"}, 90)
-                         .Default(0);
+  unsigned version =
+      llvm::StringSwitch<unsigned>(chip)
+          .Case("sm_90", 78)
+          .Case("sm_90a", 80)
+          .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+          .Cases({"sm_120", "sm_120a"}, 87)
+          .Cases({"sm_100f", "sm_101f", "sm_103", "sm_103a", "sm_103f",
+                  "sm_120f", "sm_121", "sm_121a", "sm_121f"},
+                 88)
+          .Cases({"sm_110", "sm_110a", "sm_110f"}, 90)
+          .Default(0);
   if (version == 0)
     return std::nullopt;
   return version;
@@ -61,12 +61,10 @@ std::string mlir::credit::findPtxas(StringRef toolkit) {
   };
   if (!toolkit.empty())
     return inToolkit(toolkit);
-  if (llvm::ErrorOr<std::string> onPath =
-          llvm::sys::findProgramByName("ptxas"))
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
     return *onPath;
   for (const char *variable : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-    if (std::optional<std::string> root =
-            llvm::sys::Process::GetEnv(variable))
+    if (std::optional<std::string> root = llvm::sys::Process::GetEnv(variable))
       if (std::string found = inToolkit(*root); !found.empty())
         return found;
   return "";
@@ -75,10 +73,10 @@ std::string mlir::credit::findPtxas(StringRef toolkit) {
 /// The PTX ISA versions the NVPTX backend of LLVM 22 knows (its +ptxNN
 /// features).
 static bool isKnownPTXVersion(unsigned version) {
-  return llvm::is_contained({32u, 40u, 41u, 42u, 43u, 50u, 60u, 61u, 62u, 63u,
-                             64u, 65u, 70u, 71u, 72u, 73u, 74u, 75u, 76u, 77u,
-                             78u, 80u, 81u, 82u, 83u, 84u, 85u, 86u, 87u, 88u,
-                             90u},
+  return llvm::is_contained({32u, 40u, 41u, 42u, 43u, 50u, 60u, 61u,
+                             62u, 63u, 64u, 65u, 70u, 71u, 72u, 73u,
+                             74u, 75u, 76u, 77u, 78u, 80u, 81u, 82u,
+                             83u, 84u, 85u, 86u, 87u, 88u, 90u},
                             version);
 }
 

@@ -7,6 +7,7 @@
 #include "Credit/Target/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -15,7 +16,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
@@ -117,8 +117,7 @@ struct WriteArtifactsPass
     auto manifests = module->getAttrOfType<DictionaryAttr>("credit.kernels");
     if (!dir.empty()) {
       if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-        module.emitError() << "cannot create '" << dir
-                           << "': " << ec.message();
+        module.emitError() << "cannot create '" << dir << "': " << ec.message();
         return signalPassFailure();
       }
     }
@@ -175,8 +174,7 @@ struct WriteArtifactsPass
       if (failed(writeFile(binary, ptxPath, ptx)))
         return signalPassFailure();
 
-      llvm::json::Object json =
-          std::move(*toJSON(manifest).getAsObject());
+      llvm::json::Object json = std::move(*toJSON(manifest).getAsObject());
       json["entry"] = name;
       json["chip"] = chip;
       json["ptx"] = (name + ".ptx").str();
@@ -190,11 +188,11 @@ struct WriteArtifactsPass
         if (failed(report))
           return signalPassFailure();
         json["cubin"] = (name + ".cubin").str();
-        json["ptxas"] = llvm::json::Object{
-            {"registers", report->registers},
-            {"spill_stores", report->spillStores},
-            {"spill_loads", report->spillLoads},
-            {"stack_frame", report->stackFrame}};
+        json["ptxas"] =
+            llvm::json::Object{{"registers", report->registers},
+                               {"spill_stores", report->spillStores},
+                               {"spill_loads", report->spillLoads},
+                               {"stack_frame", report->stackFrame}};
       }
       if (temporary)
         continue;
@@ -210,10 +208,8 @@ struct WriteArtifactsPass
     if (!dir.empty()) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << llvm::formatv(
-                "{0:2}",
-                llvm::json::Value(llvm::json::Object{
-                    {"kernels", std::move(index)}}))
+      os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                       {"kernels", std::move(index)}}))
          << "\n";
       if (failed(writeFile(module, indexPath, text)))
         return signalPassFailure();

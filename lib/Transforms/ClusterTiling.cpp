@@ -139,7 +139,9 @@ private:
   Value cmp(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
     return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
   }
-  VectorType vectorOf(Type element) { return VectorType::get({vector}, element); }
+  VectorType vectorOf(Type element) {
+    return VectorType::get({vector}, element);
+  }
   Type elementTypeOf(Value operand) {
     return cast<ShapedType>(operand.getType()).getElementType();
   }
@@ -288,8 +290,8 @@ DictionaryAttr KernelEmitter::getManifest(StringRef name) {
       entry("sweeps", i64(sweeps)),
   };
   int64_t widestBytes = 0;
-  for (Value v : llvm::concat<Value>(op.getInputs(), op.getBroadcasts(),
-                                     op.getOutputs()))
+  for (Value v :
+       llvm::concat<Value>(op.getInputs(), op.getBroadcasts(), op.getOutputs()))
     widestBytes = std::max<int64_t>(
         widestBytes, elementTypeOf(v).getIntOrFloatBitWidth() / 8);
   SmallVector<NamedAttribute> fields = {
@@ -298,7 +300,8 @@ DictionaryAttr KernelEmitter::getManifest(StringRef name) {
       entry("n", i64(n)),
       entry("block", b.getI64ArrayAttr({threads, 1, 1})),
       entry("cluster", b.getI64ArrayAttr({cluster, 1, 1})),
-      entry("dynamic_shared_memory", i64(op.getDynamicSharedMemoryBytes(tiling))),
+      entry("dynamic_shared_memory",
+            i64(op.getDynamicSharedMemoryBytes(tiling))),
       entry("static_shared_memory",
             i64((blockScratchSize + clusterScratchSize) * 4)),
       entry("grid", DictionaryAttr::get(ctx, grid)),
@@ -312,7 +315,8 @@ DictionaryAttr KernelEmitter::getManifest(StringRef name) {
       entry("column_sum_output_dtypes", dtypes(op.getColumnSumOutputs())),
       // Row and broadcast pointers must be aligned to a whole vector and
       // row strides must be multiples of the vector width.
-      entry("pointer_alignment", i64(std::min<int64_t>(16, vector * widestBytes))),
+      entry("pointer_alignment",
+            i64(std::min<int64_t>(16, vector * widestBytes))),
       entry("stride_multiple", i64(vector)),
   };
   return DictionaryAttr::get(ctx, fields);
@@ -379,8 +383,7 @@ void KernelEmitter::storeVector(Value value, Value view, Value position,
 
 Value KernelEmitter::toComputeType(Value value) {
   auto type = cast<VectorType>(value.getType());
-  if (!isa<FloatType>(type.getElementType()) ||
-      type.getElementType().isF32())
+  if (!isa<FloatType>(type.getElementType()) || type.getElementType().isF32())
     return value;
   return arith::ExtFOp::create(b, loc, vectorOf(b.getF32Type()), value);
 }
@@ -393,8 +396,8 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
     return state.registers[input][chunk];
   case Staging::Shared: {
     Value staged = stagedViews[input];
-    Value local = rows > 1 ? add(mul(rowInCta, index(slice)), pos.local)
-                           : pos.local;
+    Value local =
+        rows > 1 ? add(mul(rowInCta, index(slice)), pos.local) : pos.local;
     if (stage > 0)
       return toComputeType(loadVector(staged, local, element, Value()));
     Value raw = loadVector(inputViews[input],
@@ -446,15 +449,15 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
     bool staged = staging == Staging::Shared && stage == 0;
     if (block.getArgument(argIndex).use_empty() && !staged &&
         staging != Staging::Registers)
-      args.push_back(arith::ConstantOp::create(
-          b, loc, b.getF32Type(), b.getF32FloatAttr(0.0)));
+      args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                               b.getF32FloatAttr(0.0)));
     else
       args.push_back(getInput(state, i, chunk, pos, stage));
   }
   for (unsigned i = 0, e = op.getBroadcasts().size(); i < e; ++i, ++argIndex) {
     if (block.getArgument(argIndex).use_empty())
-      args.push_back(arith::ConstantOp::create(
-          b, loc, b.getF32Type(), b.getF32FloatAttr(0.0)));
+      args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                               b.getF32FloatAttr(0.0)));
     else
       args.push_back(getBroadcast(i, chunk, pos));
   }
@@ -500,11 +503,12 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
                                             ValueRange results) {
   SmallVector<CombinerKind> kinds = op.getStageCombiners(stage);
   Block &block = op.getStages()[stage].front();
-  SmallVector<Value> init = llvm::map_to_vector(
-      kinds, [&](CombinerKind kind) { return createCombinerIdentity(b, loc, kind); });
+  SmallVector<Value> init = llvm::map_to_vector(kinds, [&](CombinerKind kind) {
+    return createCombinerIdentity(b, loc, kind);
+  });
 
-  SmallVector<Value> partials = forEachSweep(
-      init, [&](Value sweep, SmallVector<Value> accs) {
+  SmallVector<Value> partials =
+      forEachSweep(init, [&](Value sweep, SmallVector<Value> accs) {
         for (int64_t chunk = 0; chunk < chunks; ++chunk) {
           ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
           SmallVector<Value> args =
@@ -515,8 +519,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
             if (!isa<VectorType>(value.getType()))
               value = vector::BroadcastOp::create(
                   b, loc, vectorOf(b.getF32Type()), value);
-            Value partial = vector::ReductionOp::create(
-                b, loc, toVectorKind(kind), value);
+            Value partial =
+                vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
             Value combined = createCombine(b, loc, kind, accs[k], partial);
             accs[k] = pos.valid ? arith::SelectOp::create(b, loc, pos.valid,
                                                           combined, accs[k])
@@ -535,8 +539,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     blockBuffer = blockScratch;
   }
   auto blockReduce = BlockReduceOp::create(
-      b, loc, ValueRange(partials).getTypes(), partials, blockBuffer, blockOffset, combiners,
-      b.getI32IntegerAttr(threadsPerRow));
+      b, loc, ValueRange(partials).getTypes(), partials, blockBuffer,
+      blockOffset, combiners, b.getI32IntegerAttr(threadsPerRow));
   SmallVector<Value> values(blockReduce.getResults());
   if (cluster == 1)
     return values;
@@ -551,10 +555,9 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
   Value clusterOffset =
       mul(add(mul(state.parity, index(numStages)), index(stage)),
           index(cluster * maxWidth));
-  auto clusterReduce =
-      ClusterReduceOp::create(b, loc, ValueRange(values).getTypes(), values,
-                              clusterScratch, clusterOffset,
-                              combiners, b.getI32IntegerAttr(cluster));
+  auto clusterReduce = ClusterReduceOp::create(
+      b, loc, ValueRange(values).getTypes(), values, clusterScratch,
+      clusterOffset, combiners, b.getI32IntegerAttr(cluster));
   return SmallVector<Value>(clusterReduce.getResults());
 }
 
@@ -577,8 +580,8 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
         Type element = elementTypeOf(output);
         Value value = values[o];
         if (!isa<VectorType>(value.getType()))
-          value = vector::BroadcastOp::create(
-              b, loc, vectorOf(value.getType()), value);
+          value = vector::BroadcastOp::create(b, loc, vectorOf(value.getType()),
+                                              value);
         if (isa<FloatType>(element) && !element.isF32())
           value = arith::TruncFOp::create(b, loc, vectorOf(element), value);
         storeVector(value, outputViews[o],
@@ -592,9 +595,9 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
         if (sumsInRegisters) {
           Value &sum = sums[q * chunks + chunk];
           Value added = arith::AddFOp::create(b, loc, sum, value);
-          sum = pos.valid ? arith::SelectOp::create(b, loc, pos.valid, added,
-                                                    sum)
-                          : added;
+          sum = pos.valid
+                    ? arith::SelectOp::create(b, loc, pos.valid, added, sum)
+                    : added;
           continue;
         }
         // Each (block, column) belongs to one thread of the cluster, which
@@ -668,14 +671,14 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToEnd(&entry);
   MLIRContext *ctx = op.getContext();
-  auto globalSpace =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
 
   // Parameters, in the order createParameters() listed them.
   auto args = entry.getArguments();
   unsigned next = 0;
   SmallVector<std::pair<Value, Type>> pointers; // (pointer, element type)
-  auto takePointers = [&](ValueRange operands, SmallVectorImpl<Value> *strides) {
+  auto takePointers = [&](ValueRange operands,
+                          SmallVectorImpl<Value> *strides) {
     SmallVector<Value> ptrs;
     for (Value operand : operands) {
       ptrs.push_back(args[next++]);
@@ -731,8 +734,7 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   Value numClusters = arith::DivUIOp::create(
       b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
       index(cluster));
-  for (auto [ptr, operand] :
-       llvm::zip(columnSumPtrs, op.getColumnSumOutputs()))
+  for (auto [ptr, operand] : llvm::zip(columnSumPtrs, op.getColumnSumOutputs()))
     columnSumViews.push_back(
         view(ptr, elementTypeOf(operand), mul(numClusters, index(n))));
 
@@ -742,9 +744,8 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     Value dynamic = DynamicSharedMemoryOp::create(
         b, loc,
-        MemRefType::get({op.getDynamicSharedMemoryBytes(tiling)},
-                        b.getI8Type(), MemRefLayoutAttrInterface(),
-                        workgroup));
+        MemRefType::get({op.getDynamicSharedMemoryBytes(tiling)}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
     int64_t offset = 0;
     for (Value input : op.getInputs()) {
       Type element = elementTypeOf(input);
@@ -780,8 +781,7 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   SmallVector<Value> initialSums;
   if (sumsInRegisters) {
     VectorType type = vectorOf(b.getF32Type());
-    Value zero =
-        arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
     initialSums.append(op.getColumnSumOutputs().size() * chunks, zero);
   }
 
@@ -807,7 +807,8 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
                                   b, loc, state.rowValid, state.row, index(0)))
                             : state.row;
         for (auto [view, operand] : llvm::zip(scalarViews, op.getScalars())) {
-          Value value = memref::LoadOp::create(b, loc, view, ValueRange{safeRow});
+          Value value =
+              memref::LoadOp::create(b, loc, view, ValueRange{safeRow});
           Type element = elementTypeOf(operand);
           if (isa<FloatType>(element) && !element.isF32())
             value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
@@ -864,7 +865,8 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
         for (int64_t chunk = 0; chunk < chunks; ++chunk) {
           ChunkPosition pos = getChunkPosition(sweep, chunk, Value());
           for (Value view : columnSumViews)
-            storeVector(zero, view, add(mul(clusterIndex, index(n)), pos.column),
+            storeVector(zero, view,
+                        add(mul(clusterIndex, index(n)), pos.column),
                         pos.valid);
         }
         return none;
@@ -891,7 +893,8 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
   b.setInsertionPointToStart(gpuModule.getBody());
 
   // Reduction scratch: two buffers (alternating rows) per stage.
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto addScratch = [&](StringRef symbol, int64_t size) -> memref::GlobalOp {
     auto type = MemRefType::get({size}, b.getF32Type(),
                                 MemRefLayoutAttrInterface(), workgroup);
@@ -915,8 +918,8 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
     argTypes.push_back(param.kind == "ptr"
                            ? Type(LLVM::LLVMPointerType::get(ctx, 1))
                            : Type(b.getI64Type()));
-  auto func = gpu::GPUFuncOp::create(b, loc, name,
-                                     b.getFunctionType(argTypes, {}));
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   func.setKnownClusterSizeAttr(
@@ -986,10 +989,10 @@ struct ClusterTilingPass
       kernels.push_back(gpuModule);
       manifests.emplace_back(StringAttr::get(&getContext(), name),
                              emitter.getManifest(name));
-      op->setAttr("credit.kernel",
-                  SymbolRefAttr::get(
-                      &getContext(), name,
-                      {FlatSymbolRefAttr::get(&getContext(), name)}));
+      op->setAttr(
+          "credit.kernel",
+          SymbolRefAttr::get(&getContext(), name,
+                             {FlatSymbolRefAttr::get(&getContext(), name)}));
     }
     module->setAttr("credit.kernels",
                     DictionaryAttr::get(&getContext(), manifests));

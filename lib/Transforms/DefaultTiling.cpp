@@ -77,9 +77,8 @@ static TilingAttr getSweepTiling(RowwiseOp op, unsigned cluster,
   // loaded as they are used).
   int64_t inputs = op.getInputs().size();
   int64_t perCta = llvm::divideCeil(op.getRowLength(), cluster);
-  int64_t elems =
-      std::max<int64_t>(vector, std::min<int64_t>(4 * vector, 16 / inputs) /
-                                    vector * vector);
+  int64_t elems = std::max<int64_t>(
+      vector, std::min<int64_t>(4 * vector, 16 / inputs) / vector * vector);
   int64_t threads = std::min<int64_t>(
       1024, llvm::alignTo(llvm::divideCeil(perCta, elems), 32));
   // Small slices: fewer elements per thread rather than idle threads.

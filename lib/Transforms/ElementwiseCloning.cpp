@@ -72,11 +72,10 @@ SmallVector<Value> mlir::credit::cloneElementwise(OpBuilder &builder,
       builder.clone(op, mapping);
       continue;
     }
-    bool elementwise = op.hasTrait<OpTrait::Elementwise>() &&
-                       op.getNumRegions() == 0 &&
-                       llvm::all_of(op.getResultTypes(), [](Type type) {
-                         return type.isIntOrIndexOrFloat();
-                       });
+    bool elementwise =
+        op.hasTrait<OpTrait::Elementwise>() && op.getNumRegions() == 0 &&
+        llvm::all_of(op.getResultTypes(),
+                     [](Type type) { return type.isIntOrIndexOrFloat(); });
     if (!elementwise) {
       cloneByLane(builder, op, mapping, width);
       continue;
@@ -111,16 +110,16 @@ SmallVector<Value> mlir::credit::cloneElementwise(OpBuilder &builder,
             mapped);
       operands.push_back(mapped);
     }
-    SmallVector<Type> resultTypes = llvm::map_to_vector(
-        op.getResultTypes(),
-        [&](Type type) -> Type { return VectorType::get({width}, type); });
+    SmallVector<Type> resultTypes =
+        llvm::map_to_vector(op.getResultTypes(), [&](Type type) -> Type {
+          return VectorType::get({width}, type);
+        });
     OperationState state(op.getLoc(), op.getName(), operands, resultTypes,
                          op.getAttrs());
     Operation *vectorOp = builder.create(state);
     mapping.map(op.getResults(), vectorOp->getResults());
   }
-  return llvm::map_to_vector(block.getTerminator()->getOperands(),
-                             [&](Value value) {
-                               return mapping.lookupOrDefault(value);
-                             });
+  return llvm::map_to_vector(
+      block.getTerminator()->getOperands(),
+      [&](Value value) { return mapping.lookupOrDefault(value); });
 }

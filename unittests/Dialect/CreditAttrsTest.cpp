@@ -22,8 +22,7 @@ protected:
   CreditAttrsTest() { context.loadDialect<CreditDialect>(); }
 
   /// Collects the diagnostics emitted while `fn` runs.
-  template <typename Fn>
-  std::string diagnosticsOf(Fn fn) {
+  template <typename Fn> std::string diagnosticsOf(Fn fn) {
     std::string messages;
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
       messages += diag.str();
@@ -37,15 +36,15 @@ protected:
 };
 
 TEST_F(CreditAttrsTest, TilingDerivedSizes) {
-  auto tiling = TilingAttr::get(&context, /*cluster=*/4, /*threads=*/512,
-                                /*vector=*/4, /*elems=*/16, /*rows=*/1,
-                                Staging::Shared);
+  auto tiling =
+      TilingAttr::get(&context, /*cluster=*/4, /*threads=*/512,
+                      /*vector=*/4, /*elems=*/16, /*rows=*/1, Staging::Shared);
   EXPECT_EQ(tiling.getThreadsPerRow(), 512u);
   EXPECT_EQ(tiling.getElementsPerCta(), 512 * 16);
   EXPECT_EQ(tiling.getElementsPerCluster(), 4 * 512 * 16);
 
-  auto multiRow = TilingAttr::get(&context, 1, 256, 8, 8, /*rows=*/4,
-                                  Staging::Registers);
+  auto multiRow =
+      TilingAttr::get(&context, 1, 256, 8, 8, /*rows=*/4, Staging::Registers);
   EXPECT_EQ(multiRow.getThreadsPerRow(), 64u);
   EXPECT_EQ(multiRow.getElementsPerCta(), 64 * 8);
 }

@@ -15,9 +15,8 @@ namespace credit {
 
 /// Options of the `credit-to-ptx` pipeline.
 struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("Target chip"),
-                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip"), llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("Target features, with a PTX ISA version"),

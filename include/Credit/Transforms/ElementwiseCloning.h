@@ -7,8 +7,8 @@
 #ifndef CREDIT_TRANSFORMS_ELEMENTWISECLONING_H
 #define CREDIT_TRANSFORMS_ELEMENTWISECLONING_H
 
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/Block.h"
+#include "mlir/IR/Builders.h"
 
 namespace mlir {
 namespace credit {

@@ -47,16 +47,14 @@ static Value mapLanes(OpBuilder &b, Location loc, Value value,
     return scalarFn(value);
   SmallVector<Value> lanes;
   for (int64_t lane = 0; lane < vector.getNumElements(); ++lane)
-    lanes.push_back(
-        scalarFn(vector::ExtractOp::create(b, loc, value, lane)));
+    lanes.push_back(scalarFn(vector::ExtractOp::create(b, loc, value, lane)));
   return vector::FromElementsOp::create(b, loc, vector, lanes);
 }
 
 static Value callIntrinsic(OpBuilder &b, Location loc, StringRef name,
                            Value operand) {
-  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                       b.getStringAttr(name),
-                                       ValueRange{operand})
+  return LLVM::CallIntrinsicOp::create(
+             b, loc, b.getF32Type(), b.getStringAttr(name), ValueRange{operand})
       .getResult(0);
 }
 
@@ -81,10 +79,9 @@ struct ApproximateUnary : public OpConversionPattern<MathOp> {
     if (!isF32OrVector(op.getType()))
       return failure();
     Location loc = op.getLoc();
-    rewriter.replaceOp(op, mapLanes(rewriter, loc, adaptor.getOperand(),
-                                    [&](Value lane) {
-                                      return build(rewriter, loc, lane);
-                                    }));
+    rewriter.replaceOp(
+        op, mapLanes(rewriter, loc, adaptor.getOperand(),
+                     [&](Value lane) { return build(rewriter, loc, lane); }));
     return success();
   }
   BuildFn build;
@@ -151,8 +148,8 @@ Value buildTanh(OpBuilder &b, Location loc, Value x) {
   Value two = arith::ConstantOp::create(b, loc, b.getF32Type(),
                                         b.getF32FloatAttr(2.0f));
   Value e = buildExp(b, loc, scale(b, loc, x, 2.0));
-  Value ratio = arith::DivFOp::create(b, loc, two,
-                                      arith::AddFOp::create(b, loc, e, one));
+  Value ratio =
+      arith::DivFOp::create(b, loc, two, arith::AddFOp::create(b, loc, e, one));
   return arith::SubFOp::create(b, loc, one, ratio);
 }
 

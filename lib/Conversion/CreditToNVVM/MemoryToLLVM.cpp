@@ -30,8 +30,7 @@ static Value buildDescriptor(OpBuilder &b, Location loc, MemRefType type,
     descriptor =
         LLVM::InsertValueOp::create(b, loc, descriptor, value, position);
   };
-  Value zero =
-      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
+  Value zero = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
   Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
   insert(pointer, {0});
   insert(pointer, {1});
@@ -50,10 +49,9 @@ struct GlobalViewLowering : public OpConversionPattern<GlobalViewOp> {
   LogicalResult
   matchAndRewrite(GlobalViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, buildDescriptor(rewriter, op.getLoc(),
-                                           op.getResult().getType(),
-                                           adaptor.getPointer(),
-                                           adaptor.getSize()));
+    rewriter.replaceOp(
+        op, buildDescriptor(rewriter, op.getLoc(), op.getResult().getType(),
+                            adaptor.getPointer(), adaptor.getSize()));
     return success();
   }
 };

@@ -76,28 +76,26 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
     Value k = createIndex(rewriter, loc, numValues);
 
     // Lane 0 of every warp publishes the warp's values.
-    Value isLeader = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, lane,
-        createIndex(rewriter, loc, 0));
+    Value isLeader =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                              createIndex(rewriter, loc, 0));
     Value warpBase = arith::AddIOp::create(
         rewriter, loc, offset, arith::MulIOp::create(rewriter, loc, warp, k));
-    scf::IfOp::create(rewriter, loc, isLeader,
-                      [&](OpBuilder &b, Location l) {
-                        for (auto [i, value] : llvm::enumerate(values)) {
-                          Value at = arith::AddIOp::create(
-                              b, l, warpBase, createIndex(b, l, i));
-                          memref::StoreOp::create(b, l, value, scratch, at);
-                        }
-                        scf::YieldOp::create(b, l);
-                      });
+    scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location l) {
+      for (auto [i, value] : llvm::enumerate(values)) {
+        Value at = arith::AddIOp::create(b, l, warpBase, createIndex(b, l, i));
+        memref::StoreOp::create(b, l, value, scratch, at);
+      }
+      scf::YieldOp::create(b, l);
+    });
     gpu::BarrierOp::create(rewriter, loc);
 
     // Lane i of each warp reads the group's warp i (identity past the
     // group's warps) and the group's values are combined again.
     Value groupWarps = createIndex(rewriter, loc, warpsPerGroup);
     Value firstWarp = arith::MulIOp::create(
-        rewriter, loc,
-        arith::DivUIOp::create(rewriter, loc, warp, groupWarps), groupWarps);
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, warp, groupWarps),
+        groupWarps);
     Value inGroup = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, lane, groupWarps);
     Value readLane = arith::MinUIOp::create(
@@ -110,16 +108,17 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
     int64_t lanes = llvm::PowerOf2Ceil(warpsPerGroup);
     Value zeroLane = arith::ConstantOp::create(
         rewriter, loc, rewriter.getI32Type(), rewriter.getI32IntegerAttr(0));
-    Value width = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        rewriter.getI32IntegerAttr(kWarpSize));
+    Value width =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  rewriter.getI32IntegerAttr(kWarpSize));
     SmallVector<Value> results;
     for (auto [i, kind] : llvm::enumerate(kinds)) {
       Value at = arith::AddIOp::create(rewriter, loc, readBase,
                                        createIndex(rewriter, loc, i));
       Value loaded = memref::LoadOp::create(rewriter, loc, scratch, at);
-      Value value = arith::SelectOp::create(
-          rewriter, loc, inGroup, loaded, createCombinerIdentity(rewriter, loc, kind));
+      Value value =
+          arith::SelectOp::create(rewriter, loc, inGroup, loaded,
+                                  createCombinerIdentity(rewriter, loc, kind));
       value = createButterfly(rewriter, loc, kind, value, lanes);
       // Every thread takes lane 0's bits.
       results.push_back(gpu::ShuffleOp::create(rewriter, loc, value, zeroLane,
@@ -155,8 +154,8 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
 
     // This CTA's entries, seen from a peer of the cluster.
-    Value baseIndex = memref::ExtractAlignedPointerAsIndexOp::create(
-        rewriter, loc, scratch);
+    Value baseIndex =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, scratch);
     Value base = LLVM::IntToPtrOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(ctx, 3),
         Value(arith::IndexCastOp::create(rewriter, loc, i64, baseIndex)));
@@ -164,9 +163,9 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
         rewriter, loc, offset,
         arith::MulIOp::create(rewriter, loc, rank,
                               createIndex(rewriter, loc, numValues)));
-    Value isPusher = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ult, tid,
-        createIndex(rewriter, loc, cluster));
+    Value isPusher =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
+                              createIndex(rewriter, loc, cluster));
     ValueRange values = adaptor.getValues();
     scf::IfOp::create(rewriter, loc, isPusher, [&](OpBuilder &b, Location l) {
       Value peer = arith::IndexCastOp::create(b, l, i32, tid);
@@ -195,8 +194,8 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
             rewriter, loc, offset,
             createIndex(rewriter, loc, r * numValues + int64_t(i)));
         Value entry = memref::LoadOp::create(rewriter, loc, scratch, at);
-        result = result ? createCombine(rewriter, loc, kind, result, entry)
-                        : entry;
+        result =
+            result ? createCombine(rewriter, loc, kind, result, entry) : entry;
       }
       results.push_back(result);
     }
