@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Runs credit-opt over mutated copies of the examples and fails on any
-crash, hang or failure without an `error:` diagnostic.
+crash, hang or failure without an `error:` diagnostic. Inputs that still
+parse and verify are also compiled to PTX with credit-to-ptx, under the
+same rules.
 
 Mutations: truncation at every kind of point, byte flips, deleted,
 duplicated and swapped lines, and token substitutions that aim at the
@@ -62,17 +64,30 @@ def mutations(text, rng, count):
             yield (text[:at] + new + text[at + len(old):]).encode()
 
 
-def check(credit_opt, data):
+PIPELINE = "--pass-pipeline=builtin.module(credit-to-ptx)"
+
+
+def run_once(credit_opt, data, extra):
     try:
-        proc = subprocess.run([credit_opt, "-", "-o", os.devnull], input=data,
-                              capture_output=True, timeout=20)
+        proc = subprocess.run([credit_opt, "-", "-o", os.devnull] + extra,
+                              input=data, capture_output=True, timeout=60)
     except subprocess.TimeoutExpired:
-        return "hang (no answer in 20 s)"
+        return None, "hang (no answer in 60 s)"
     if proc.returncode < 0 or proc.returncode > 1:
-        return f"exit {proc.returncode} (signal or abort)"
+        return proc, f"exit {proc.returncode} (signal or abort)"
     if proc.returncode == 1 and b"error:" not in proc.stderr:
-        return "non-zero exit without an error: diagnostic"
-    return None
+        return proc, "non-zero exit without an error: diagnostic"
+    return proc, None
+
+
+def check(credit_opt, data):
+    """Parses and verifies the input; if it is valid, also compiles it all
+    the way to PTX."""
+    proc, problem = run_once(credit_opt, data, [])
+    if problem or proc.returncode != 0:
+        return problem, False
+    _, problem = run_once(credit_opt, data, [PIPELINE])
+    return (f"credit-to-ptx: {problem}" if problem else None), True
 
 
 def main():
@@ -91,10 +106,11 @@ def main():
             inputs.append((path.name, data))
 
     failures = []
-    rejected = 0
+    compiled = 0
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for (name, data), problem in zip(
+        for (name, data), (problem, valid) in zip(
                 inputs, pool.map(lambda i: check(args.credit_opt, i[1]), inputs)):
+            compiled += valid
             if problem:
                 failures.append((name, data, problem))
     for index, (name, data, problem) in enumerate(failures):
@@ -102,7 +118,8 @@ def main():
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             (args.keep / f"{index}-{name}").write_bytes(data)
-    print(f"fuzz: {len(inputs)} mutated inputs tried, {len(failures)} failures")
+    print(f"fuzz: {len(inputs)} mutated inputs tried ({compiled} still valid, "
+          f"compiled to PTX), {len(failures)} failures")
     sys.exit(1 if failures else 0)
 
 
