@@ -130,3 +130,27 @@ func.func @untiled(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf3
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
   return %r : tensor<?x64xf32>
 }
+
+// -----
+
+// Two rows per CTA: the CTA's 256 threads form two row groups of 128 that
+// reduce separately, and the second group's row may be past the end (it
+// then reads row 0 and stores nothing).
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n512_c1 = {
+// CHECK-SAME: rows_per_cta = 2
+// CHECK: gpu.func
+// CHECK: arith.remui %{{.*}}, %c128
+// CHECK: arith.divui %{{.*}}, %c128
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
+// CHECK: %[[VALID:.*]] = arith.cmpi ult
+// CHECK: arith.select %[[VALID]]
+// CHECK: credit.block_reduce [add] {{.*}} {group_threads = 128 : i32}
+// CHECK: scf.if
+// CHECK: vector.store
+func.func @two_rows(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tensor<?x512xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x512xf32>) outs(%o : tensor<?x512xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, rows = 2>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x512xf32>
+}
