@@ -17,7 +17,10 @@ default choice over the best peer. Implementations:
 - torch eager (PyTorch's functions where they exist, else the DESIGN.md
   expression);
 - torch.compile of the same function, compiled fresh for each point
-  (torch._dynamo.reset(), dynamic=False).
+  (torch._dynamo.reset(), dynamic=False);
+- Liger-Kernel's rmsnorm, layernorm, softmax and cross-entropy, where the
+  liger-kernel package is installed (scripts/device_bench.sh installs a
+  carried wheel from .whl/).
 
 Kernels come from a library built beforehand (python -m credit.build
 --suite bench-paper / bench-ours).
@@ -81,6 +84,37 @@ def _torch_peers():
         "rmsnorm_bwd": upcast(reference.rmsnorm_bwd, keep=(1,)),
         "cross_entropy": upcast(reference.cross_entropy, keep=(0,)),
         "l2_normalize": lambda x: F.normalize(x, 2.0, -1, 1e-12),
+    }
+
+
+def _liger_peers():
+    """Liger-Kernel's Triton kernels (rmsnorm, layernorm, softmax and fused
+    cross-entropy), where the liger-kernel package is installed."""
+    try:
+        from liger_kernel.ops.cross_entropy import LigerCrossEntropyFunction
+        from liger_kernel.ops.layer_norm import LigerLayerNormFunction
+        from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+        from liger_kernel.ops.softmax import LigerSoftmaxFunction
+    except ImportError:
+        return {}
+
+    def cross_entropy(logits, target):
+        # Liger computes the gradient during the forward pass, into the
+        # logits' own storage, when they require a gradient: loss and
+        # dlogits in one pass, like credit's cross_entropy.
+        logits.requires_grad_(True)
+        loss = LigerCrossEntropyFunction.apply(logits, target, None, -100,
+                                               0.0, 0.0, "none")[0]
+        logits.requires_grad_(False)
+        return loss, logits.detach()
+
+    return {
+        "rmsnorm": lambda x, w: LigerRMSNormFunction.apply(x, w, 1e-6, 0.0,
+                                                         "llama", False),
+        "layernorm": lambda x, g, b: LigerLayerNormFunction.apply(x, g, b,
+                                                                 1e-5),
+        "softmax": lambda x: LigerSoftmaxFunction.apply(x),
+        "cross_entropy": cross_entropy,
     }
 
 
@@ -242,6 +276,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
 
     start = time.time()
     peers = _torch_peers()
+    liger = _liger_peers()
     references = _references()
     copy_gbs = measure_copy(torch, triton)
     print(f"device-to-device copy: {copy_gbs:.0f} GB/s", flush=True)
@@ -285,8 +320,18 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
                     print(f"  {label}: wrong result (error {error:.2g}); "
                           "not timed", flush=True)
                     return
-                row["times_ms"][label] = time_graph(
-                    torch, lambda *a: fn_of(*a), arg_sets)
+                try:
+                    row["times_ms"][label] = time_graph(
+                        torch, lambda *a: fn_of(*a), arg_sets)
+                except RuntimeError as error:
+                    # Not capturable (a host sync inside, say): time eager
+                    # calls instead, with L2 flushed before each.
+                    torch.cuda.synchronize()
+                    row.setdefault("timed_without_graph", {})[label] = \
+                        str(error)[:200]
+                    row["times_ms"][label] = triton.testing.do_bench(
+                        lambda: fn_of(*args), warmup=10, rep=50,
+                        return_mode="median")
             except Exception as error:  # recorded, not fatal
                 row["errors"][label] = f"{type(error).__name__}: {error}"[:300]
 
@@ -297,6 +342,17 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
                     return fn(*a)
             time_it(f"credit_c{cluster}", call)
         time_it("torch_eager", peers[point.workload])
+        if point.workload in liger:
+            # Liger's cross entropy overwrites its input with the gradient,
+            # so it gets copies of its own.
+            if point.workload == "cross_entropy":
+                original = arg_sets
+                arg_sets = [tuple(a.clone() for a in s_) for s_ in original]
+                args = arg_sets[0]
+            time_it("liger", liger[point.workload])
+            if point.workload == "cross_entropy":
+                arg_sets = original
+                args = arg_sets[0]
         if compile_peers and time.time() - start < budget_s * 0.8:
             torch._dynamo.reset()
             compiled = torch.compile(peers[point.workload], dynamic=False)
@@ -340,7 +396,7 @@ def _line(row) -> str:
 def markdown(results) -> str:
     """The table for benchmarks/RESULTS.md."""
     labels = ["credit_c0", "credit_c1", "credit_c2", "credit_c4", "credit_c8",
-              "credit_c16", "torch_eager", "torch_compile"]
+              "credit_c16", "torch_eager", "torch_compile", "liger"]
     lines = [
         f"Device {results['device']}, torch {results['torch']}, triton "
         f"{results['triton']}, copy ceiling {results['copy_gbs']:.0f} GB/s "
