@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import os
 
 from .manifest import KernelManifest
 
@@ -116,11 +117,15 @@ class LoadedKernel:
                       "cuOccupancyMaxActiveClusters")
 
     def rows_per_cluster(self, m: int, blocks: int | None) -> int:
-        """Rows each cluster handles: one wave of resident clusters, or the
-        row blocks of column-sum outputs."""
+        """Rows each cluster handles: the row blocks of column-sum outputs;
+        else one wave of resident clusters, or $CREDIT_WAVES waves (0: one
+        cluster per row)."""
         if self.manifest.column_sum_output_dtypes:
             return max(1, math.ceil(m / blocks))
-        return max(1, math.ceil(m / self.max_active_clusters))
+        waves = int(os.environ.get("CREDIT_WAVES", "1"))
+        if waves <= 0:
+            return 1
+        return max(1, math.ceil(m / (self.max_active_clusters * waves)))
 
     def launch(self, args: list[int], m: int, stream: int,
                blocks: int | None = None) -> None:
