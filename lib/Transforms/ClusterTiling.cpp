@@ -676,11 +676,10 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   // Parameters, in the order createParameters() listed them.
   auto args = entry.getArguments();
   unsigned next = 0;
-  SmallVector<std::pair<Value, Type>> pointers; // (pointer, element type)
   auto takePointers = [&](ValueRange operands,
                           SmallVectorImpl<Value> *strides) {
     SmallVector<Value> ptrs;
-    for (Value operand : operands) {
+    for (size_t i = 0, e = operands.size(); i < e; ++i) {
       ptrs.push_back(args[next++]);
       if (strides)
         strides->push_back(toIndex(args[next++]));

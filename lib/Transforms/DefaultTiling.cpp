@@ -82,8 +82,8 @@ static TilingAttr getSweepTiling(RowwiseOp op, unsigned cluster,
   int64_t threads = std::min<int64_t>(
       1024, llvm::alignTo(llvm::divideCeil(perCta, elems), 32));
   // Small slices: fewer elements per thread rather than idle threads.
-  while (elems > vector && threads * elems > llvm::alignTo(perCta, vector) &&
-         threads < 1024)
+  int64_t perCtaVectors = llvm::alignTo(perCta, vector);
+  while (elems > vector && threads * elems > perCtaVectors && threads < 1024)
     elems -= vector;
   return TilingAttr::get(op.getContext(), cluster, threads, vector, elems,
                          /*rows=*/1, staging);
