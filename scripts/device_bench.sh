@@ -6,13 +6,7 @@
 set -uo pipefail
 GRID=${1:?usage: device_bench.sh paper|ours [extra bench args]}
 shift
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LOGS=${OUT:-/tmp/credit-logs}
-mkdir -p "$LOGS"
-export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
-export CREDIT_ARTIFACTS="$ROOT/artifacts/bench"
-export CREDIT_CACHE_DIR=/tmp/credit-cache
-export PYTHONUNBUFFERED=1
+source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" bench
 # Peers carried as wheels (liger-kernel): see .whl/ in the README's notes.
 if compgen -G "$ROOT/.whl/*.whl" >/dev/null; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \

@@ -6,13 +6,7 @@
 # racecheck, synccheck) over one kernel per workload at cluster 8, and
 # prints a short summary. Full logs go to $OUT (or /tmp).
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LOGS=${OUT:-/tmp/credit-logs}
-mkdir -p "$LOGS"
-export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
-export CREDIT_ARTIFACTS="$ROOT/artifacts/gpu"
-export CREDIT_CACHE_DIR=/tmp/credit-cache
-export PYTHONUNBUFFERED=1
+source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" gpu
 cd "$ROOT/python"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader

@@ -4,12 +4,7 @@
 #   bash scripts/device_profile.sh layernorm bf16 64 262144 0
 # with artifacts/bench carried. The report goes to $OUT.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LOGS=${OUT:-/tmp/credit-logs}
-mkdir -p "$LOGS"
-export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
-export CREDIT_ARTIFACTS="$ROOT/artifacts/bench"
-export CREDIT_CACHE_DIR=/tmp/credit-cache
+source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" bench
 name="$1-$2-$3x$4-c${5:-0}"
 ncu --clock-control none --kernel-name "regex:^${1}_" --launch-skip 1 --launch-count 1 \
   --section SpeedOfLight --section Occupancy --section LaunchStats \

@@ -68,8 +68,11 @@ struct ChunkPosition {
   Value local;
   /// Column of the row.
   Value column;
-  /// Whether the chunk lies inside the row (and the thread's row exists);
-  /// null when that holds for every thread.
+  /// Whether the chunk lies inside the row; null when that holds for every
+  /// thread.
+  Value inRange;
+  /// inRange, and the thread's row exists; null when that holds for every
+  /// thread.
   Value valid;
 };
 
@@ -338,7 +341,7 @@ ChunkPosition KernelEmitter::getChunkPosition(Value sweep, int64_t chunk,
   Value inRange;
   if (cluster * slice != n)
     inRange = cmp(arith::CmpIPredicate::slt, column, index(n));
-  return {local, column, andOf(rowValid, inRange)};
+  return {local, column, inRange, andOf(rowValid, inRange)};
 }
 
 Value KernelEmitter::loadVector(Value view, Value position, Type element,
@@ -419,11 +422,8 @@ Value KernelEmitter::getBroadcast(unsigned input, unsigned chunk,
   if (staging == Staging::Registers)
     return broadcastRegisters[input][chunk];
   Type element = elementTypeOf(op.getBroadcasts()[input]);
-  Value inRange;
-  if (cluster * slice != n)
-    inRange = cmp(arith::CmpIPredicate::slt, pos.column, index(n));
   return toComputeType(
-      loadVector(broadcastViews[input], pos.column, element, inRange));
+      loadVector(broadcastViews[input], pos.column, element, pos.inRange));
 }
 
 SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,

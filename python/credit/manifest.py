@@ -72,9 +72,6 @@ class KernelManifest:
             return blocks * self.cluster
         return math.ceil(m / rows_per_cluster) * self.cluster
 
-    def storage_dtype(self) -> str:
-        return self.input_dtypes[0]
-
 
 def _require(data: dict, key: str, kind, where: str):
     if key not in data:
