@@ -25,9 +25,12 @@ for tool in FileCheck not count mlir-tblgen; do
   [[ -x $LLVM_PREFIX/bin/$tool ]] || { echo "setup: missing $LLVM_PREFIX/bin/$tool" >&2; exit 1; }
 done
 
-# pytest for the Python package's tests (PyPI).
+# pytest for the Python package's tests, and Triton (the GPU machine's
+# version) to compile the Triton baselines for sm_90 without a GPU (PyPI).
 python3 -c "import pytest" 2>/dev/null ||
   python3 -m pip install -q --disable-pip-version-check pytest
+python3 -c "import triton; assert triton.__version__ == '3.6.0'" 2>/dev/null ||
+  python3 -m pip install -q --disable-pip-version-check triton==3.6.0
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cmake -G Ninja -S "$ROOT" -B "$ROOT/build" \

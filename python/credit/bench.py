@@ -20,7 +20,18 @@ default choice over the best peer. Implementations:
   (torch._dynamo.reset(), dynamic=False);
 - Liger-Kernel's rmsnorm, layernorm, softmax and cross-entropy, where the
   liger-kernel package is installed (scripts/device_bench.sh installs a
-  carried wheel from .whl/).
+  carried wheel from .whl/);
+- hand-written Triton kernels for every workload (credit.peers.triton_rowwise):
+  `triton_resident` (the whole row in registers, rows up to 65536) and
+  `triton_looped` (a fused reduction sweep, then an output sweep);
+- the paper's hand-written CUDA kernels without DSMEM for its six workloads
+  in fp32 (credit.peers.cuda_paper, benchmarks/baselines/paper_rowwise.cu):
+  `cuda_smem` (the row staged in shared memory, where it fits) and
+  `cuda_reread` (the row read again from global memory).
+
+An implementation that does not handle a point (a Liger row over 65536, a
+resident Triton row over 65536, a CUDA row that does not fit in shared
+memory, bf16 for the fp32-only CUDA kernels) is reported as n/a.
 
 Kernels come from a library built beforehand (python -m credit.build
 --suite bench-paper / bench-ours).
@@ -29,10 +40,9 @@ Kernels come from a library built beforehand (python -m credit.build
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
-import os
+import subprocess
 import sys
 import time
 
@@ -116,6 +126,23 @@ def _liger_peers():
         "softmax": lambda x: LigerSoftmaxFunction.apply(x),
         "cross_entropy": cross_entropy,
     }
+
+
+def _handwritten_peers():
+    """{label: {workload: fn}} for the hand-written Triton and CUDA kernels,
+    with the exception type that means "does not handle this point"."""
+    from .peers import cuda_paper, triton_rowwise
+
+    peers = {f"triton_{v}": triton_rowwise.functions(v)
+             for v in triton_rowwise.VARIANTS}
+    try:
+        paper = cuda_paper.load()
+        peers.update({f"cuda_{v}": paper.functions(v)
+                      for v in cuda_paper.VARIANTS})
+    except (FileNotFoundError, OSError, RuntimeError,
+            subprocess.CalledProcessError) as error:
+        print(f"paper CUDA baselines unavailable: {error}", flush=True)
+    return peers, (cuda_paper.NotApplicable, triton_rowwise.NotApplicable)
 
 
 def _references():
@@ -282,6 +309,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
     start = time.time()
     peers = _torch_peers()
     liger = _liger_peers()
+    handwritten, not_applicable = _handwritten_peers()
     references = _references()
     copy_gbs = measure_copy(torch, triton)
     print(f"device-to-device copy: {copy_gbs:.0f} GB/s", flush=True)
@@ -337,6 +365,8 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
                     row["times_ms"][label] = triton.testing.do_bench(
                         lambda: fn_of(*args), warmup=10, rep=50,
                         return_mode="median")
+            except not_applicable as error:
+                row["errors"][label] = f"n/a: {error}"
             except Exception as error:  # recorded, not fatal
                 row["errors"][label] = f"{type(error).__name__}: {error}"[:300]
 
@@ -358,6 +388,9 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
             if point.workload == "cross_entropy":
                 arg_sets = original
                 args = arg_sets[0]
+        for label, functions in handwritten.items():
+            if point.workload in functions:
+                time_it(label, functions[point.workload])
         if compile_peers and time.time() - start < budget_s * 0.8:
             torch._dynamo.reset()
             compiled = torch.compile(peers[point.workload], dynamic=False)
@@ -398,10 +431,20 @@ def _line(row) -> str:
             f"{row['workload']} {row['m']}x{row['n']}: {row['errors']}")
 
 
+def _absent(row, label) -> str:
+    """The table cell of an implementation without a time."""
+    error = row["errors"].get(label)
+    if error is None:
+        return "-"
+    return "n/a" if isinstance(error, str) and error.startswith("n/a") \
+        else "err"
+
+
 def markdown(results) -> str:
     """The table for benchmarks/RESULTS.md."""
     labels = ["credit_c0", "credit_c1", "credit_c2", "credit_c4", "credit_c8",
-              "credit_c16", "torch_eager", "torch_compile", "liger"]
+              "credit_c16", "torch_eager", "torch_compile", "liger",
+              "triton_resident", "triton_looped", "cuda_smem", "cuda_reread"]
     lines = [
         f"Device {results['device']}, torch {results['torch']}, triton "
         f"{results['triton']}, copy ceiling {results['copy_gbs']:.0f} GB/s "
@@ -416,8 +459,8 @@ def markdown(results) -> str:
     ]
     for row in results["points"]:
         t = row["times_ms"]
-        cells = [f"{t[l] * 1e3:.1f}" if l in t else
-                 ("err" if l in row["errors"] else "-") for l in labels]
+        cells = [f"{t[l] * 1e3:.1f}" if l in t else _absent(row, l)
+                 for l in labels]
         gbs = row.get("gbs", {}).get("credit_c0")
         lines.append(
             f"| {row['workload']} | {row['dtype']} | {row['m']} x {row['n']} | "
