@@ -41,8 +41,12 @@ def plot(results: dict, path: str) -> None:
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(workloads):]:
         ax.axis("off")
-    fig.suptitle(f"CREDIT (compiler's choice) vs best of torch eager / "
-                 f"torch.compile, {results['device']}, {results['date']}")
+    peers = sorted({label for row in results["points"]
+                    for label in row["times_ms"]
+                    if not label.startswith("credit")})
+    fig.suptitle(f"CREDIT (compiler's choice) vs the best of "
+                 f"{', '.join(peers)}; {results['device']}, "
+                 f"{results['date']}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

@@ -30,7 +30,7 @@ def main(argv=None) -> int:
             for _ in range(3):
                 fn(*args)
     else:
-        peers, _ = bench._handwritten_peers()
+        peers = bench._handwritten_peers()
         if which not in peers or workload not in peers[which]:
             print(f"no peer {which!r} for {workload}; peers: "
                   f"{', '.join(sorted(peers))}", file=sys.stderr)

@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from . import NotApplicable
+
 SOURCE = (Path(__file__).resolve().parents[3] / "benchmarks" / "baselines" /
           "paper_rowwise.cu")
 CUBIN = "paper_rowwise.cubin"
@@ -38,10 +40,6 @@ def empty(shape, dtype, device):
     fill = -128 if dtype == torch.int8 else float("nan")
     return torch.full(shape, fill, dtype=dtype, device=device)
 
-
-class NotApplicable(ValueError):
-    """The baseline does not handle this input (dtype, shape, shared
-    memory)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import torch
 import triton
 
-from . import triton_kernels
+from . import NotApplicable, triton_kernels
 
 VARIANTS = ("resident", "looped")
 MAX_RESIDENT = 65536
@@ -31,9 +31,6 @@ LOOP_BLOCK = 4096
 # Set by the GPU tests: outputs start as NaN (-128 for int8).
 poison_outputs = False
 
-
-class NotApplicable(ValueError):
-    """The variant does not handle this shape."""
 
 
 def _empty(shape, dtype, device):
