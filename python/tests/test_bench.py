@@ -1,0 +1,68 @@
+"""The benchmark harness's bookkeeping, without a GPU: best peer and speedup
+per point, the table's cells (time, n/a, err, -), and --render."""
+
+import json
+
+import pytest
+
+from credit import bench
+
+
+def point(times_ms, errors):
+    row = {"workload": "softmax", "dtype": "bf16", "m": 8, "n": 1048576,
+           "bytes": 2 * 8 * 1048576 * 2, "times_ms": times_ms,
+           "errors": errors}
+    bench._summarize(row, copy_gbs=4000.0)
+    return row
+
+
+def test_summary_names_the_best_peer_and_the_speedup():
+    row = point({"credit_c0": 0.020, "credit_c8": 0.018,
+                 "torch_compile": 0.030, "triton_looped": 0.025},
+                {"credit_c0": 1e-3, "credit_c8": 1e-3,
+                 "torch_compile": 1e-3, "triton_looped": 1e-3})
+    assert row["best_peer"] == "triton_looped"
+    assert row["best_credit"] == "credit_c8"
+    assert row["speedup"] == pytest.approx(1.25)
+    assert row["copy_fraction"] == pytest.approx(
+        row["bytes"] / 0.020 / 1e6 / 4000.0)
+
+
+def test_table_marks_unsupported_failed_and_wrong_results():
+    row = point({"credit_c0": 0.020, "torch_compile": 0.030},
+                {"credit_c0": 1e-3, "torch_compile": 1e-3,
+                 "liger": "n/a: Liger-Kernel refuses rows over 65536",
+                 "triton_resident": "RuntimeError: out of resources",
+                 "triton_looped": 0.5})
+    table = bench.markdown({"device": "H200", "torch": "2.11",
+                            "triton": "3.6.0", "copy_gbs": 4000.0,
+                            "points": [row]})
+    line = next(l for l in table.splitlines() if l.startswith("| softmax"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    header = next(l for l in table.splitlines() if l.startswith("| workload"))
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    value = dict(zip(columns, cells))
+    assert value["c0"] == "20.0"
+    assert value["liger"] == "n/a"
+    assert value["triton_resident"] == "err"
+    assert value["triton_looped"] == "err"      # wrong result: not timed
+    assert value["cuda_reread"] == "-"          # not run at this point
+    assert value["best peer"] == "torch_compile"
+    assert value["speedup"] == "1.50"
+    assert "Geometric-mean speedup over the best peer: 1.500x" in table
+
+
+def test_render_prints_a_saved_run(tmp_path, capsys):
+    row = point({"credit_c0": 0.020, "torch_eager": 0.040},
+                {"credit_c0": 1e-3, "torch_eager": 1e-3})
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"device": "H200", "torch": "2.11",
+                                 "triton": "3.6.0", "copy_gbs": 4000.0,
+                                 "points": [row]}))
+    assert bench.main(["--render", str(saved)]) == 0
+    assert "| softmax | bf16 | 8 x 1048576 | 20.0 |" in capsys.readouterr().out
+
+
+def test_a_run_needs_a_grid_and_an_output():
+    with pytest.raises(SystemExit):
+        bench.main(["--grid", "paper"])
