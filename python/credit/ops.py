@@ -118,7 +118,10 @@ class cluster_size:
         _forced.size = self.previous
 
 
-def _empty(shape, dtype, device) -> torch.Tensor:
+def empty_output(shape, dtype, device) -> torch.Tensor:
+    """An uninitialized output tensor; NaN (int8: -128) when
+    `poison_outputs` is set. The benchmark's peers (credit.peers) use it
+    too, so the GPU tests poison their outputs alike."""
     if not poison_outputs:
         return torch.empty(shape, dtype=dtype, device=device)
     fill = float("nan") if dtype.is_floating_point else -128
@@ -170,11 +173,11 @@ def _launch(name: str, inputs: list[torch.Tensor],
     rows_in = [prepare(t, True) for t in inputs]
     vectors = [prepare(t, False) for t in broadcasts]
     per_row = [t.reshape(-1).contiguous() for t in scalars]
-    outputs = [_empty((m, n), _TORCH_DTYPES[workload.output_dtype(i, storage)],
+    outputs = [empty_output((m, n), _TORCH_DTYPES[workload.output_dtype(i, storage)],
                       device) for i in range(len(workload.outputs))]
-    scalar_outputs = [_empty((m,), torch.float32, device)
+    scalar_outputs = [empty_output((m,), torch.float32, device)
                       for _ in workload.scalar_outputs]
-    column_sums = [_empty((request.blocks, n), torch.float32, device)
+    column_sums = [empty_output((request.blocks, n), torch.float32, device)
                    for _ in workload.column_sums]
 
     args = []

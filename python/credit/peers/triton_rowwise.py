@@ -22,22 +22,12 @@ from __future__ import annotations
 import torch
 import triton
 
+from ..ops import empty_output as _empty
 from . import NotApplicable, triton_kernels
 
 VARIANTS = ("resident", "looped")
 MAX_RESIDENT = 65536
 LOOP_BLOCK = 4096
-
-# Set by the GPU tests: outputs start as NaN (-128 for int8).
-poison_outputs = False
-
-
-
-def _empty(shape, dtype, device):
-    if not poison_outputs:
-        return torch.empty(shape, dtype=dtype, device=device)
-    fill = -128 if dtype == torch.int8 else float("nan")
-    return torch.full(shape, fill, dtype=dtype, device=device)
 
 
 def _config(n: int, variant: str) -> tuple[int, int]:
