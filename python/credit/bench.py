@@ -22,7 +22,8 @@ default choice over the best peer. Implementations:
 - Liger-Kernel's rmsnorm, layernorm, softmax and cross-entropy, where the
   liger-kernel package is installed (scripts/device_bench.sh installs a
   carried wheel from .whl/);
-- hand-written Triton kernels for every workload (credit.peers.triton_rowwise):
+- hand-written Triton kernels for every workload (credit.peers.triton_rowwise),
+  BLOCK and num_warps tuned on each point's first (checking) call:
   `triton_resident` (the whole row in registers, rows up to 65536) and
   `triton_looped` (a fused reduction sweep, then an output sweep);
 - the paper's hand-written CUDA kernels without DSMEM for its six workloads

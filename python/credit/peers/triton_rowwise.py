@@ -11,6 +11,13 @@ would write them, in two variants:
   and rescaled sum for the softmax family), a second sweep re-reads the row
   (from L2 where it is still there) and writes the outputs.
 
+Like a Triton user with @triton.autotune, the first call of a kernel for a
+row length and dtype times every candidate (BLOCK, num_warps) (`_candidates`:
+resident rows with 2-64 elements per thread, looped chunks of 2048-8192
+with 4-32) and keeps the fastest; `autotune = False` uses the default
+configuration (`_config`) instead. The first call must therefore not be
+inside CUDA-graph capture.
+
 The functions take the benchmark's arguments (credit.bench._inputs) and
 return the outputs in the reference's order (credit.reference). Reductions
 accumulate in fp32; 16-bit inputs are upcast on load and outputs are stored
@@ -29,6 +36,11 @@ VARIANTS = ("resident", "looped")
 MAX_RESIDENT = 65536
 LOOP_BLOCK = 4096
 
+#: Time the candidate configurations on a kernel's first call for a shape
+#: and keep the fastest; False: the default configuration.
+autotune = True
+_tuned: dict = {}
+
 
 def _config(n: int, variant: str) -> tuple[int, int]:
     """BLOCK and num_warps: 16 elements per thread for a resident row (up
@@ -45,6 +57,34 @@ def _config(n: int, variant: str) -> tuple[int, int]:
     return block, 8 if block >= 2048 else 4
 
 
+def _candidates(n: int, variant: str) -> list[tuple[int, int]]:
+    """(BLOCK, num_warps) pairs to time, the default first."""
+    default = _config(n, variant)
+    if variant == "resident":
+        pairs = [(default[0], w) for w in (4, 8, 16, 32)
+                 if 2 <= default[0] // (32 * w) <= 64]
+    else:
+        top = triton.next_power_of_2(n)
+        pairs = [(b, w) for b in (2048, 4096, 8192) if b <= max(top, 2048)
+                 for w in (4, 8, 16) if 4 <= b // (32 * w) <= 32]
+    return [default] + [p for p in pairs if p != default]
+
+
+def _fastest(kernel, grid, args, meta, configs):
+    """The configuration of `configs` with the lowest median time."""
+    times = []
+    for block, warps in configs:
+        def call(block=block, warps=warps):
+            kernel[(grid,)](*args, BLOCK=block, num_warps=warps, **meta)
+        try:
+            times.append((triton.testing.do_bench(call, warmup=5, rep=20,
+                                                  return_mode="median"),
+                          (block, warps)))
+        except triton.runtime.errors.OutOfResources:
+            continue
+    return min(times)[1]
+
+
 # --- Host wrappers ----------------------------------------------------------
 
 def _rows(*tensors):
@@ -55,13 +95,26 @@ def _rows(*tensors):
     return [t.contiguous() for t in tensors], x.shape[0], x.shape[1]
 
 
-def _launch(name, variant, grid, *args, n, **meta):
-    """Kernel `name`_`variant`[(grid,)](*args, n) with the variant's BLOCK
-    and num_warps."""
-    block, warps = _config(n, variant)
+def _launch(name, variant, grid, *args, n, reset=(), **meta):
+    """Kernel `name`_`variant`[(grid,)](*args, n) with the tuned (or the
+    default) BLOCK and num_warps. `reset`: tensors the kernel accumulates
+    into, zeroed again after tuning ran the kernel on them."""
+    configs = _candidates(n, variant)
     kernel = getattr(triton_kernels, f"{name}_{variant}")
-    if grid:
-        kernel[(grid,)](*args, n, BLOCK=block, num_warps=warps, **meta)
+    if not grid:
+        return
+    args = args + (n,)
+    block, warps = configs[0]
+    if autotune and len(configs) > 1:
+        dtypes = tuple(str(a.dtype) for a in args
+                       if isinstance(a, torch.Tensor))
+        key = (name, variant, n, tuple(sorted(meta.items())), dtypes)
+        if key not in _tuned:
+            _tuned[key] = _fastest(kernel, grid, args, meta, configs)
+            for tensor in reset:
+                tensor.zero_()
+        block, warps = _tuned[key]
+    kernel[(grid,)](*args, BLOCK=block, num_warps=warps, **meta)
 
 
 def softmax(variant, x, log=False):
@@ -125,7 +178,7 @@ def rmsnorm_bwd(variant, x, dy, w, rstd):
     dw = (torch.zeros if variant == "looped" else _empty)(
         (programs, n), dtype=torch.float32, device=x.device)
     _launch("rmsnorm_bwd", variant, programs if m else 0, x, dy, w, rstd, dx,
-            dw, m, n=n)
+            dw, m, n=n, reset=(dw,) if variant == "looped" else ())
     return dx, dw
 
 

@@ -31,6 +31,13 @@ CUDA_CASES = [(w, v, "f32", m, n)
               for m, n in ((37, 4096), (3, 16384), (2, 65536), (5, 1028))]
 
 
+@pytest.fixture(autouse=True)
+def _default_configurations(monkeypatch):
+    """Every Triton case runs its default configuration (tuning each would
+    compile ~10 variants per case); test_triton_autotuned tunes."""
+    monkeypatch.setattr(triton_rowwise, "autotune", False)
+
+
 @pytest.fixture(scope="module")
 def paper():
     return cuda_paper.load()
@@ -66,6 +73,19 @@ def test_paper_cuda(paper, workload, variant, dtype, m, n):
                                       torch))
         return
     check(paper.functions(variant)[workload], workload, dtype, m, n)
+
+
+@pytest.mark.parametrize("workload,variant,dtype,n", [
+    ("layernorm", "resident", "bf16", 6000),
+    ("cross_entropy", "looped", "bf16", 20000),
+    ("rmsnorm_bwd", "looped", "f32", 9001),   # accumulates: reset after tuning
+    ("rmsnorm_bwd", "resident", "bf16", 4096),
+])
+def test_triton_autotuned(monkeypatch, workload, variant, dtype, n):
+    monkeypatch.setattr(triton_rowwise, "autotune", True)
+    fn = triton_rowwise.functions(variant)[workload]
+    check(fn, workload, dtype, 33, n)   # tunes, then launches the best
+    check(fn, workload, dtype, 33, n)   # the tuned configuration again
 
 
 def test_triton_resident_refuses_long_rows():
