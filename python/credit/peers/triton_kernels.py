@@ -326,6 +326,11 @@ def rmsnorm_bwd_looped(x_ptr, dy_ptr, w_ptr, rstd_ptr, dx_ptr, dw_ptr, m, n,
 # --- The paper's six --------------------------------------------------------
 
 @triton.jit
+def _layernorm_bwd_dx(xhat, dyg, mean_dyg, mean_dyg_xhat, rstd):
+    return (dyg - mean_dyg - xhat * mean_dyg_xhat) * rstd
+
+
+@triton.jit
 def layernorm_bwd_resident(x_ptr, dy_ptr, g_ptr, dx_ptr, n,
                             BLOCK: tl.constexpr):
     base = tl.program_id(0).to(tl.int64) * n
@@ -339,7 +344,7 @@ def layernorm_bwd_resident(x_ptr, dy_ptr, g_ptr, dx_ptr, n,
     dyg = _row(dy_ptr, base, cols, mask) * _row(g_ptr, 0, cols, mask)
     mean_dyg = tl.sum(dyg, 0) / n
     mean_dyg_xhat = tl.sum(dyg * xhat, 0) / n
-    dx = (dyg - mean_dyg - xhat * mean_dyg_xhat) * rstd
+    dx = _layernorm_bwd_dx(xhat, dyg, mean_dyg, mean_dyg_xhat, rstd)
     tl.store(dx_ptr + base + cols, dx, mask=mask)
 
 
@@ -369,8 +374,13 @@ def layernorm_bwd_looped(x_ptr, dy_ptr, g_ptr, dx_ptr, n,
         mask = cols < n
         xhat = (_row(x_ptr, base, cols, mask) - mean) * rstd
         dyg = _row(dy_ptr, base, cols, mask) * _row(g_ptr, 0, cols, mask)
-        dx = (dyg - mean_dyg - xhat * mean_dyg_xhat) * rstd
+        dx = _layernorm_bwd_dx(xhat, dyg, mean_dyg, mean_dyg_xhat, rstd)
         tl.store(dx_ptr + base + cols, dx, mask=mask)
+
+
+@triton.jit
+def _weighted_var_bwd_dx(d, w, dy, isw, rstd, sum_dy, sum_dyd):
+    return rstd * (dy - w * isw * sum_dy - w * d * rstd * rstd * isw * sum_dyd)
 
 
 @triton.jit
@@ -388,7 +398,7 @@ def weighted_var_bwd_resident(x_ptr, w_ptr, dy_ptr, dx_ptr, n,
     rstd = tl.rsqrt(tl.sum(w * d * d, 0) * isw + 1e-5)
     sum_dy = tl.sum(dy, 0)
     sum_dyd = tl.sum(dy * d, 0)
-    dx = rstd * (dy - w * isw * sum_dy - w * d * rstd * rstd * isw * sum_dyd)
+    dx = _weighted_var_bwd_dx(d, w, dy, isw, rstd, sum_dy, sum_dyd)
     tl.store(dx_ptr + base + cols, dx, mask=mask)
 
 
@@ -427,9 +437,15 @@ def weighted_var_bwd_looped(x_ptr, w_ptr, dy_ptr, dx_ptr, n,
         d = _row(x_ptr, base, cols, mask) - mean
         w = _row(w_ptr, base, cols, mask)
         dy = _row(dy_ptr, base, cols, mask)
-        dx = rstd * (dy - w * isw * sum_dy -
-                     w * d * rstd * rstd * isw * sum_dyd)
+        dx = _weighted_var_bwd_dx(d, w, dy, isw, rstd, sum_dy, sum_dyd)
         tl.store(dx_ptr + base + cols, dx, mask=mask)
+
+
+@triton.jit
+def _pearson_coefficients(g, ix, iy, c):
+    """dx = yc * a - xc * bx and dy = xc * a - yc * by, from
+    dx = g (yc ix iy - xc c ix^3 iy), dy = g (xc ix iy - yc c ix iy^3)."""
+    return g * ix * iy, g * c * ix * ix * ix * iy, g * c * ix * iy * iy * iy
 
 
 @triton.jit
@@ -446,11 +462,10 @@ def pearson_bwd_resident(x_ptr, y_ptr, g_ptr, dx_ptr, dy_ptr, n,
     ix = tl.rsqrt(tl.sum(xc * xc, 0) + 1e-6)
     iy = tl.rsqrt(tl.sum(yc * yc, 0) + 1e-6)
     c = tl.sum(xc * yc, 0)
-    g = tl.load(g_ptr + row).to(tl.float32)
-    tl.store(dx_ptr + base + cols, g * (yc * ix * iy - xc * c * ix * ix * ix
-                                        * iy), mask=mask)
-    tl.store(dy_ptr + base + cols, g * (xc * ix * iy - yc * c * ix * iy * iy
-                                        * iy), mask=mask)
+    a, bx, by = _pearson_coefficients(tl.load(g_ptr + row).to(tl.float32),
+                                      ix, iy, c)
+    tl.store(dx_ptr + base + cols, yc * a - xc * bx, mask=mask)
+    tl.store(dy_ptr + base + cols, xc * a - yc * by, mask=mask)
 
 
 @triton.jit
@@ -480,10 +495,8 @@ def pearson_bwd_looped(x_ptr, y_ptr, g_ptr, dx_ptr, dy_ptr, n,
     ix = tl.rsqrt(tl.maximum(tl.sum(sxx, 0) - mx * total_x, 0.0) + 1e-6)
     iy = tl.rsqrt(tl.maximum(tl.sum(syy, 0) - my * total_y, 0.0) + 1e-6)
     c = tl.sum(sxy, 0) - mx * total_y
-    g = tl.load(g_ptr + row).to(tl.float32)
-    a = g * ix * iy
-    bx = g * c * ix * ix * ix * iy
-    by = g * c * ix * iy * iy * iy
+    a, bx, by = _pearson_coefficients(tl.load(g_ptr + row).to(tl.float32),
+                                      ix, iy, c)
     for start in range(0, n, BLOCK):
         cols = start + tl.arange(0, BLOCK)
         mask = cols < n
@@ -494,14 +507,21 @@ def pearson_bwd_looped(x_ptr, y_ptr, g_ptr, dx_ptr, dy_ptr, n,
 
 
 @triton.jit
+def _lars_update(w_ptr, g_ptr, m_ptr, base, cols, mask):
+    """w and the momentum update u = 0.9 m + grad + 0.01 w."""
+    w = _row(w_ptr, base, cols, mask)
+    u = (0.9 * _row(m_ptr, base, cols, mask) + _row(g_ptr, base, cols, mask)
+         + 0.01 * w)
+    return w, u
+
+
+@triton.jit
 def lars_momentum_resident(w_ptr, g_ptr, m_ptr, w_out_ptr, u_ptr, n,
                             BLOCK: tl.constexpr):
     base = tl.program_id(0).to(tl.int64) * n
     cols = tl.arange(0, BLOCK)
     mask = cols < n
-    w = _row(w_ptr, base, cols, mask)
-    u = (0.9 * _row(m_ptr, base, cols, mask) + _row(g_ptr, base, cols, mask)
-         + 0.01 * w)
+    w, u = _lars_update(w_ptr, g_ptr, m_ptr, base, cols, mask)
     trust = 0.02 * tl.sqrt(tl.sum(w * w, 0)) / (tl.sqrt(tl.sum(u * u, 0))
                                                + 1e-6)
     tl.store(w_out_ptr + base + cols, w - 1e-3 * trust * u, mask=mask)
@@ -517,18 +537,14 @@ def lars_momentum_looped(w_ptr, g_ptr, m_ptr, w_out_ptr, u_ptr, n,
     for start in range(0, n, BLOCK):
         cols = start + tl.arange(0, BLOCK)
         mask = cols < n
-        w = _row(w_ptr, base, cols, mask)
-        u = (0.9 * _row(m_ptr, base, cols, mask) +
-             _row(g_ptr, base, cols, mask) + 0.01 * w)
+        w, u = _lars_update(w_ptr, g_ptr, m_ptr, base, cols, mask)
         sww += w * w
         suu += u * u
     trust = 0.02 * tl.sqrt(tl.sum(sww, 0)) / (tl.sqrt(tl.sum(suu, 0)) + 1e-6)
     for start in range(0, n, BLOCK):
         cols = start + tl.arange(0, BLOCK)
         mask = cols < n
-        w = _row(w_ptr, base, cols, mask)
-        u = (0.9 * _row(m_ptr, base, cols, mask) +
-             _row(g_ptr, base, cols, mask) + 0.01 * w)
+        w, u = _lars_update(w_ptr, g_ptr, m_ptr, base, cols, mask)
         tl.store(w_out_ptr + base + cols, w - 1e-3 * trust * u, mask=mask)
         tl.store(u_ptr + base + cols, u, mask=mask)
 

@@ -95,6 +95,11 @@ def _rows(*tensors):
     return [t.contiguous() for t in tensors], x.shape[0], x.shape[1]
 
 
+def _like(x):
+    """An output shaped and typed like row input `x`."""
+    return _empty(x.shape, x.dtype, x.device)
+
+
 def _launch(name, variant, grid, *args, n, reset=(), **meta):
     """Kernel `name`_`variant`[(grid,)](*args, n) with the tuned (or the
     default) BLOCK and num_warps. `reset`: tensors the kernel accumulates
@@ -119,7 +124,7 @@ def _launch(name, variant, grid, *args, n, reset=(), **meta):
 
 def softmax(variant, x, log=False):
     (x,), m, n = _rows(x)
-    y = _empty(x.shape, x.dtype, x.device)
+    y = _like(x)
     _launch("softmax", variant, m, x, y, n=n, LOG=log)
     return y
 
@@ -130,7 +135,7 @@ def log_softmax(variant, x):
 
 def softmax_logits_bwd(variant, logits, dy):
     (logits, dy), m, n = _rows(logits, dy)
-    dx = _empty(logits.shape, logits.dtype, logits.device)
+    dx = _like(logits)
     _launch("softmax_logits_bwd", variant, m, logits, dy, dx, n=n)
     return dx
 
@@ -138,7 +143,7 @@ def softmax_logits_bwd(variant, logits, dy):
 def cross_entropy(variant, logits, target):
     (logits,), m, n = _rows(logits)
     loss = _empty((m,), torch.float32, logits.device)
-    dx = _empty(logits.shape, logits.dtype, logits.device)
+    dx = _like(logits)
     _launch("cross_entropy", variant, m, logits, target.contiguous(), loss,
             dx, n=n)
     return loss, dx
@@ -146,7 +151,7 @@ def cross_entropy(variant, logits, target):
 
 def layernorm(variant, x, gamma, beta):
     (x, gamma, beta), m, n = _rows(x, gamma, beta)
-    y = _empty(x.shape, x.dtype, x.device)
+    y = _like(x)
     mean = _empty((m,), torch.float32, x.device)
     rstd = _empty((m,), torch.float32, x.device)
     _launch("layernorm", variant, m, x, gamma, beta, y, mean, rstd, n=n)
@@ -155,7 +160,7 @@ def layernorm(variant, x, gamma, beta):
 
 def rmsnorm(variant, x, w):
     (x, w), m, n = _rows(x, w)
-    y = _empty(x.shape, x.dtype, x.device)
+    y = _like(x)
     rstd = _empty((m,), torch.float32, x.device)
     _launch("rmsnorm", variant, m, x, w, y, rstd, n=n)
     return y, rstd
@@ -163,7 +168,7 @@ def rmsnorm(variant, x, w):
 
 def l2_normalize(variant, x):
     (x,), m, n = _rows(x)
-    y = _empty(x.shape, x.dtype, x.device)
+    y = _like(x)
     _launch("l2_normalize", variant, m, x, y, n=n)
     return y
 
@@ -174,7 +179,7 @@ def rmsnorm_bwd(variant, x, dy, w, rstd):
     (x, dy, w, rstd), m, n = _rows(x, dy, w, rstd)
     programs = max(1, min(m, 2 * torch.cuda.get_device_properties(
         x.device).multi_processor_count))
-    dx = _empty(x.shape, x.dtype, x.device)
+    dx = _like(x)
     dw = (torch.zeros if variant == "looped" else _empty)(
         (programs, n), dtype=torch.float32, device=x.device)
     _launch("rmsnorm_bwd", variant, programs if m else 0, x, dy, w, rstd, dx,
@@ -184,30 +189,30 @@ def rmsnorm_bwd(variant, x, dy, w, rstd):
 
 def layernorm_bwd(variant, x, dy, gamma):
     (x, dy, gamma), m, n = _rows(x, dy, gamma)
-    dx = _empty(x.shape, x.dtype, x.device)
+    dx = _like(x)
     _launch("layernorm_bwd", variant, m, x, dy, gamma, dx, n=n)
     return dx
 
 
 def weighted_var_bwd(variant, x, w, dy):
     (x, w, dy), m, n = _rows(x, w, dy)
-    dx = _empty(x.shape, x.dtype, x.device)
+    dx = _like(x)
     _launch("weighted_var_bwd", variant, m, x, w, dy, dx, n=n)
     return dx
 
 
 def pearson_bwd(variant, x, y, g):
     (x, y, g), m, n = _rows(x, y, g)
-    dx = _empty(x.shape, x.dtype, x.device)
-    dy = _empty(x.shape, x.dtype, x.device)
+    dx = _like(x)
+    dy = _like(x)
     _launch("pearson_bwd", variant, m, x, y, g, dx, dy, n=n)
     return dx, dy
 
 
 def lars_momentum(variant, w, grad, mom):
     (w, grad, mom), m, n = _rows(w, grad, mom)
-    w_out = _empty(w.shape, w.dtype, w.device)
-    u = _empty(w.shape, w.dtype, w.device)
+    w_out = _like(w)
+    u = _like(w)
     _launch("lars_momentum", variant, m, w, grad, mom, w_out, u, n=n)
     return w_out, u
 
