@@ -60,14 +60,37 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// VariantAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  TilingAttr tiling, int64_t minRows,
+                                  int64_t maxRows) {
+  if (!tiling)
+    return emitError() << "variant needs a tiling";
+  if (minRows < 1)
+    return emitError() << "variant min_rows must be at least 1, got "
+                       << minRows;
+  if (maxRows != 0 && maxRows < minRows)
+    return emitError() << "variant max_rows (" << maxRows
+                       << ") must be 0 (no bound) or at least min_rows ("
+                       << minRows << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // CostEstimateAttr
 //===----------------------------------------------------------------------===//
 
 LogicalResult
 CostEstimateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         bool profitable, ArrayRef<TilingAttr> candidates,
+                         int64_t rows, bool profitable,
+                         ArrayRef<TilingAttr> candidates,
                          DenseF64ArrayAttr predictedMicrosAttr) {
   ArrayRef<double> predictedMicros = predictedMicrosAttr.asArrayRef();
+  if (rows < 1)
+    return emitError() << "cost estimate rows must be at least 1, got "
+                       << rows;
   if (candidates.empty())
     return emitError() << "cost estimate needs at least one candidate";
   if (candidates.size() != predictedMicros.size())
@@ -81,14 +104,18 @@ CostEstimateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-// #credit.cost<profitable = BOOL, candidates = [TILING = FLOAT, ...]>
+// #credit.cost<rows = INT, profitable = BOOL,
+//              candidates = [TILING = FLOAT, ...]>
 // (a `:` after a dialect attribute would be read as its type).
 Attribute CostEstimateAttr::parse(AsmParser &parser, Type) {
+  int64_t rows = 0;
   bool profitable = false;
   SmallVector<TilingAttr> candidates;
   SmallVector<double> predicted;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLess() || parser.parseKeyword("profitable") ||
+  if (parser.parseLess() || parser.parseKeyword("rows") ||
+      parser.parseEqual() || parser.parseInteger(rows) ||
+      parser.parseComma() || parser.parseKeyword("profitable") ||
       parser.parseEqual())
     return {};
   if (succeeded(parser.parseOptionalKeyword("true"))) {
@@ -115,11 +142,13 @@ Attribute CostEstimateAttr::parse(AsmParser &parser, Type) {
     return {};
   MLIRContext *ctx = parser.getContext();
   return parser.getChecked<CostEstimateAttr>(
-      loc, ctx, profitable, candidates, DenseF64ArrayAttr::get(ctx, predicted));
+      loc, ctx, rows, profitable, candidates,
+      DenseF64ArrayAttr::get(ctx, predicted));
 }
 
 void CostEstimateAttr::print(AsmPrinter &printer) const {
-  printer << "<profitable = " << (getProfitable() ? "true" : "false")
+  printer << "<rows = " << getRows()
+          << ", profitable = " << (getProfitable() ? "true" : "false")
           << ", candidates = [";
   llvm::interleaveComma(
       llvm::zip_equal(getCandidates(), getPredictedMicros().asArrayRef()),

@@ -92,25 +92,18 @@ unsigned RowwiseOp::getMaxStageWidth() {
   return width;
 }
 
-int64_t RowwiseOp::getDynamicSharedMemoryBytes(TilingAttr tiling) {
-  if (tiling.getStaging() != Staging::Shared)
-    return 0;
-  int64_t elements = tiling.getRows() * tiling.getSliceLength(getRowLength());
-  int64_t bytes = 0;
-  for (Value input : getInputs()) {
-    int64_t bits = cast<ShapedType>(input.getType()).getElementTypeBitWidth();
-    bytes += llvm::alignTo(elements * bits / 8, 16);
+SmallVector<TilingAttr> RowwiseOp::getCompiledTilings() {
+  SmallVector<TilingAttr> tilings;
+  if (std::optional<ArrayAttr> variants = getVariants()) {
+    for (Attribute attr : *variants) {
+      TilingAttr tiling = cast<VariantAttr>(attr).getTiling();
+      if (!llvm::is_contained(tilings, tiling))
+        tilings.push_back(tiling);
+    }
+  } else if (std::optional<TilingAttr> tiling = getTiling()) {
+    tilings.push_back(*tiling);
   }
-  return bytes;
-}
-
-int64_t RowwiseOp::getStaticSharedMemoryBytes(TilingAttr tiling) {
-  int64_t perStage = getMaxStageWidth() * sizeof(float);
-  int64_t warps = tiling.getThreads() / 32;
-  int64_t block = tiling.getThreadsPerRow() > 32 ? warps * perStage : 0;
-  int64_t cluster =
-      tiling.getCluster() > 1 ? tiling.getCluster() * perStage : 0;
-  return 2 * getNumStages() * (block + cluster);
+  return tilings;
 }
 
 MutableOperandRange RowwiseOp::getDpsInitsMutable() {
@@ -381,6 +374,38 @@ static LogicalResult checkRowCount(RowwiseOp op, ShapedType type, unsigned dim,
   return success();
 }
 
+/// Checks what any tiling of `op` must satisfy, whatever the chip: accesses
+/// of at most 16 bytes that never straddle the row's end, a covered row,
+/// and one row per CTA for column sums. Chip limits (shared memory,
+/// threads, cluster size) are checked by buildPlan (Credit/Analysis/Plan.h).
+static LogicalResult verifyTiling(RowwiseOp op, TilingAttr tiling,
+                                  const Twine &what) {
+  int64_t n = op.getRowLength();
+  unsigned widestBits = 0;
+  for (Value value : llvm::concat<Value>(op.getInputs(), op.getBroadcasts(),
+                                         op.getOutputs()))
+    widestBits = std::max(
+        widestBits, cast<ShapedType>(value.getType()).getElementTypeBitWidth());
+  if (tiling.getVector() * widestBits > 128)
+    return op.emitOpError() << what << " vector width " << tiling.getVector()
+                            << " exceeds 16 bytes for " << widestBits
+                            << "-bit elements";
+  if (n % tiling.getVector() != 0)
+    return op.emitOpError() << what << " vector width " << tiling.getVector()
+                            << " does not divide N = " << n
+                            << ", so a vector would cross the row's end";
+  int64_t covered = tiling.getSliceLength(n) * tiling.getCluster();
+  if (covered < n)
+    return op.emitOpError() << what << " covers " << covered
+                            << " elements of a row, but N = " << n
+                            << " (use more elements per thread, more threads, "
+                               "a larger cluster, or shared or reread staging)";
+  if (tiling.getRows() > 1 && !op.getColumnSumOutputs().empty())
+    return op.emitOpError("column-sum outputs need a tiling with one row per "
+                          "CTA");
+  return success();
+}
+
 LogicalResult RowwiseOp::verify() {
   if (getInputs().empty())
     return emitOpError("expects at least one row input in 'ins'");
@@ -455,34 +480,32 @@ LogicalResult RowwiseOp::verify() {
                            << " needs at least one combiner";
   }
 
-  // A tiling must fit the element types and cover the row.
-  if (std::optional<TilingAttr> tiling = getTiling()) {
-    unsigned widestBits = 0;
-    for (Value value : llvm::concat<Value>(getInputs(), getOutputs()))
-      widestBits =
-          std::max(widestBits,
-                   cast<ShapedType>(value.getType()).getElementTypeBitWidth());
-    if (tiling->getVector() * widestBits > 128)
-      return emitOpError() << "tiling vector width " << tiling->getVector()
-                           << " exceeds 16 bytes for " << widestBits
-                           << "-bit elements";
-    int64_t slice = tiling->getSliceLength(n);
-    int64_t covered = slice * tiling->getCluster();
-    if (covered < n)
-      return emitOpError() << "tiling covers " << covered
-                           << " elements of a row, but N = " << n
-                           << " (use more elements per thread, more threads, a "
-                              "larger cluster, or shared or reread staging)";
-    int64_t smem = getDynamicSharedMemoryBytes(*tiling) +
-                   getStaticSharedMemoryBytes(*tiling);
-    if (smem > kMaxSharedMemoryBytes)
-      return emitOpError() << "tiling needs " << smem
-                           << " bytes of shared memory per CTA, more than the "
-                           << kMaxSharedMemoryBytes
-                           << " (227 KB) a CTA can have";
-    if (tiling->getRows() > 1 && !getColumnSumOutputs().empty())
-      return emitOpError("column-sum outputs need a tiling with one row per "
-                         "CTA");
+  if (std::optional<TilingAttr> tiling = getTiling())
+    if (failed(verifyTiling(*this, *tiling, "tiling")))
+      return failure();
+  if (std::optional<ArrayAttr> variants = getVariants()) {
+    if (variants->empty())
+      return emitOpError("variants must list at least one tiling");
+    int64_t next = 1;
+    for (auto [index, attr] : llvm::enumerate(*variants)) {
+      auto variant = cast<VariantAttr>(attr);
+      if (variant.getMinRows() != next)
+        return emitOpError() << "variant #" << index << " starts at "
+                             << variant.getMinRows()
+                             << " rows, expected " << next
+                             << " (variants must cover every row count "
+                                "from 1 in order)";
+      if (failed(verifyTiling(*this, variant.getTiling(),
+                              "variant #" + Twine(index) + " tiling")))
+        return failure();
+      next = variant.getMaxRows() + 1;
+      if (variant.getMaxRows() == 0 && index + 1 != variants->size())
+        return emitOpError() << "variant #" << index
+                             << " has no row bound but is not the last";
+    }
+    if (next != 1)
+      return emitOpError("the last variant must have no row bound "
+                         "(max_rows = 0)");
   }
   return success();
 }

@@ -30,10 +30,22 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
 
   pm.addPass(createCreditCheckTarget(CreditCheckTargetOptions{
       options.chip, options.features, options.format, options.toolkit}));
-  pm.addPass(
-      createCreditChooseTiling(CreditChooseTilingOptions{options.clusterSize}));
-  pm.addPass(createCreditClusterTiling(
-      CreditClusterTilingOptions{/*eraseHost=*/true}));
+  if (options.explain) {
+    CreditCostModelOptions costModel;
+    costModel.chip = options.chip;
+    costModel.profile = options.profile;
+    pm.addPass(createCreditCostModel(costModel));
+  }
+  CreditChooseTilingOptions choose;
+  choose.chip = options.chip;
+  choose.profile = options.profile;
+  choose.clusterSize = options.clusterSize;
+  pm.addPass(createCreditChooseTiling(choose));
+  CreditClusterTilingOptions tiling;
+  tiling.chip = options.chip;
+  tiling.profile = options.profile;
+  tiling.eraseHost = true;
+  pm.addPass(createCreditClusterTiling(tiling));
   pm.addPass(createConvertCreditToNVVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

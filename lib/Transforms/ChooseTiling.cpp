@@ -1,11 +1,14 @@
-//===- ChooseTiling.cpp - attach default tilings --------------------------===//
+//===- ChooseTiling.cpp - tilings from the cost model ---------------------===//
 //
 // Part of the CREDIT project.
 //
+// A thin wrapper over the cost model library: the model's choice for every
+// M, as the op's `tiling` and `variants`.
+//
 //===----------------------------------------------------------------------===//
 
-#include "Credit/Dialect/CreditOps.h"
-#include "Credit/Transforms/DefaultTiling.h"
+#include "Credit/Transforms/Tiling.h"
+
 #include "Credit/Transforms/Passes.h"
 
 namespace mlir {
@@ -17,6 +20,37 @@ namespace credit {
 
 using namespace mlir;
 using namespace mlir::credit;
+
+LogicalResult mlir::credit::chooseTiling(RowwiseOp op,
+                                         const TargetInfo &target,
+                                         const ChipProfile &profile,
+                                         unsigned cluster, int64_t rows,
+                                         unsigned maxVariants) {
+  SmallVector<Variant> variants =
+      chooseVariants(op, target, profile, cluster, maxVariants);
+  if (variants.empty())
+    return op.emitError() << "credit-choose-tiling: no tiling "
+                          << (cluster ? "with " + std::to_string(cluster) +
+                                            " CTAs per row "
+                                      : std::string())
+                          << "is legal for N = " << op.getRowLength()
+                          << " on " << target.chip;
+  int64_t at = getRepresentativeRows(op, rows);
+  MLIRContext *ctx = op.getContext();
+  for (const Variant &variant : variants)
+    if (variant.minRows <= at && (variant.maxRows == 0 || at <= variant.maxRows))
+      op.setTilingAttr(variant.tiling);
+  if (variants.size() == 1) {
+    op->removeAttr(op.getVariantsAttrName());
+    return success();
+  }
+  SmallVector<Attribute> attrs;
+  for (const Variant &variant : variants)
+    attrs.push_back(VariantAttr::get(ctx, variant.tiling, variant.minRows,
+                                     variant.maxRows));
+  op.setVariantsAttr(ArrayAttr::get(ctx, attrs));
+  return success();
+}
 
 namespace {
 struct ChooseTilingPass
@@ -31,19 +65,26 @@ struct ChooseTilingPass
           << static_cast<unsigned>(clusterSize);
       return signalPassFailure();
     }
+    if (rows < 1 || maxVariants < 1) {
+      getOperation()->emitError()
+          << "credit-choose-tiling: rows and max-variants must be at least 1";
+      return signalPassFailure();
+    }
+    std::string error;
+    std::optional<TargetInfo> target = loadTarget(chip, profile, &error);
+    std::optional<ChipProfile> chipProfile =
+        target ? loadProfile(chip, profile, error) : std::nullopt;
+    if (!target || !chipProfile) {
+      getOperation()->emitError() << "credit-choose-tiling: " << error;
+      return signalPassFailure();
+    }
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
+      // A tiling given in the input is kept unless a size is forced.
       if (op.getTiling() && clusterSize == 0)
         return WalkResult::advance();
-      TilingAttr tiling = getDefaultTiling(op, clusterSize);
-      op.setTilingAttr(tiling);
-      // The default must satisfy the op's own rules; report it if not.
-      if (failed(op.verify())) {
-        op.emitError() << "credit-choose-tiling: no valid tiling with "
-                       << (clusterSize ? std::to_string(unsigned(clusterSize))
-                                       : std::string("any"))
-                       << " CTAs per row";
+      if (failed(chooseTiling(op, *target, *chipProfile, clusterSize, rows,
+                              maxVariants)))
         return WalkResult::interrupt();
-      }
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -8,7 +8,7 @@ torch nor a GPU.
 """
 
 from .compiler import CompileError, Compiler, Library, Request
-from .manifest import KernelManifest, ManifestError, load_artifacts
+from .manifest import KernelManifest, KernelSet, ManifestError, load_artifacts
 from .validation import ArgumentError
 from .workloads import WORKLOADS
 
@@ -21,7 +21,7 @@ except ImportError:  # the compiler side works without torch
 
 if _torch is not None:
     from .launcher import DeviceError
-    from .ops import (cluster_size, cross_entropy, l2_normalize, lars_momentum, layer_norm,
+    from .ops import (cluster_size, force_tiling, cross_entropy, l2_normalize, lars_momentum, layer_norm,
                       layer_norm_with_stats, layernorm_bwd, load_library,
                       log_softmax, normalize, pearson_bwd, rms_norm,
                       rms_norm_with_rstd, rmsnorm_bwd, rowwise_quant, softmax,

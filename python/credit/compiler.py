@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import tempfile
@@ -31,14 +32,20 @@ class CompileError(RuntimeError):
     """credit-opt is missing or rejected a request; carries its diagnostic."""
 
 
+_TILING = re.compile(r"#credit\.tiling<[a-z0-9 =,]*>")
+
+
 @dataclasses.dataclass(frozen=True)
 class Request:
     workload: str
     dtype: str
     n: int
+    #: CTAs per row: 0 lets the cost model choose.
     cluster: int = 0
     eps: float | None = None
     blocks: int = 64
+    #: A `#credit.tiling<...>` to compile instead of the model's choice.
+    tiling: str | None = None
 
     def __post_init__(self):
         if self.workload not in WORKLOADS:
@@ -49,13 +56,29 @@ class Request:
                              f"got {self.cluster}")
         if self.blocks < 1:
             raise ValueError("blocks must be positive")
+        if self.tiling is not None:
+            if not _TILING.fullmatch(self.tiling):
+                raise ValueError(f"tiling must be a #credit.tiling<...> "
+                                 f"attribute, got {self.tiling!r}")
+            if self.cluster:
+                raise ValueError("give a tiling or a cluster size, not both")
+
+    def render(self) -> str:
+        """The request's MLIR: the workload, with the tiling if one is
+        given."""
+        text = WORKLOADS[self.workload].render(self.n, self.dtype, self.eps,
+                                               self.blocks)
+        if self.tiling is None:
+            return text
+        return text.replace("\n    reduce",
+                            f"\n      attributes {{tiling = {self.tiling}}}"
+                            "\n    reduce", 1)
 
     def key(self, compiler_version: str, chip: str) -> str:
         """The cache key: the request, the rendered MLIR, the compiler."""
-        text = WORKLOADS[self.workload].render(self.n, self.dtype, self.eps,
-                                               self.blocks)
         payload = json.dumps({"request": dataclasses.asdict(self),
-                              "mlir": text, "compiler": compiler_version,
+                              "mlir": self.render(),
+                              "compiler": compiler_version,
                               "chip": chip}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
@@ -97,18 +120,16 @@ class Library:
     def requests(self) -> list[Request]:
         return list(self._entries)
 
-    def get(self, request: Request) -> manifest_lib.KernelManifest:
+    def get(self, request: Request) -> manifest_lib.KernelSet:
+        """The kernels compiled for `request` (the cost model's choices for
+        ranges of M)."""
         if request not in self._entries:
             raise manifest_lib.ManifestError(
                 f"{self.directory}: no kernel for {request}; build it with "
                 "python -m credit.build on a machine with credit-opt")
-        kernels = manifest_lib.load_artifacts(
-            self.directory / self._entries[request])
-        if len(kernels) != 1:
-            raise manifest_lib.ManifestError(
-                f"{self.directory / self._entries[request]}: expected one "
-                f"kernel, found {len(kernels)}")
-        return kernels[0]
+        folder = self.directory / self._entries[request]
+        return manifest_lib.check_kernel_set(
+            manifest_lib.load_artifacts(folder), str(folder))
 
     def add(self, request: Request, subdirectory: str) -> None:
         self._entries[request] = subdirectory
@@ -158,7 +179,7 @@ class Compiler:
             self._version = digest.hexdigest()[:16]
         return self._version
 
-    def compile(self, request: Request) -> manifest_lib.KernelManifest:
+    def compile(self, request: Request) -> manifest_lib.KernelSet:
         key = request.key(self.version(), self.chip)
         target = self.library.directory / key
         if not (target / "kernels.json").is_file():
@@ -169,8 +190,7 @@ class Compiler:
         return self.library.get(request)
 
     def _run(self, request: Request, target: pathlib.Path) -> None:
-        text = WORKLOADS[request.workload].render(
-            request.n, request.dtype, request.eps, request.blocks)
+        text = request.render()
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
             scratch = pathlib.Path(scratch)

@@ -9,10 +9,9 @@ cuLaunchKernelEx and the cluster-dimension attribute on a given stream.
 from __future__ import annotations
 
 import ctypes
-import math
 import os
 
-from .manifest import KernelManifest
+from .manifest import KernelManifest, KernelSet
 
 
 class DeviceError(RuntimeError):
@@ -117,19 +116,13 @@ class LoadedKernel:
                       "cuOccupancyMaxActiveClusters")
 
     def rows_per_cluster(self, m: int, blocks: int | None) -> int:
-        """Rows each cluster handles: the row blocks of column-sum outputs;
-        else one cluster per row for one-CTA kernels (measured faster on
-        short rows: 85% of the copy ceiling against 72-75% for one
-        persistent wave) and one wave of resident clusters for larger
-        clusters. $CREDIT_WAVES overrides: N waves, or 0 for one cluster per
-        row."""
-        if self.manifest.column_sum_output_dtypes:
-            return max(1, math.ceil(m / blocks))
-        default = "0" if self.manifest.cluster == 1 else "1"
-        waves = int(os.environ.get("CREDIT_WAVES", default))
-        if waves <= 0:
-            return 1
-        return max(1, math.ceil(m / (self.max_active_clusters * waves)))
+        """Rows each cluster handles: the manifest's grid rule with this
+        GPU's resident clusters. $CREDIT_WAVES spreads a one-wave grid over
+        that many waves instead (an experiment knob; 0: a cluster per row
+        group)."""
+        waves = int(os.environ.get("CREDIT_WAVES", "1"))
+        return self.manifest.rows_per_cluster(m, self.max_active_clusters,
+                                              blocks, waves)
 
     def launch(self, args: list[int], m: int, stream: int,
                blocks: int | None = None) -> None:
@@ -151,3 +144,27 @@ class LoadedKernel:
         _check(driver.cuLaunchKernelEx(config, self.function,
                                        (tuple(values), tuple(types)), 0),
                f"launching {self.manifest.name}")
+
+
+class LoadedKernelSet:
+    """The kernels of one request, loaded; each launch takes the one the
+    compiler chose for its row count."""
+
+    def __init__(self, kernels: KernelSet, device_ordinal: int):
+        self.kernels = kernels
+        self.loaded = [LoadedKernel(k, device_ordinal)
+                       for k in kernels.kernels]
+
+    @property
+    def manifest(self) -> KernelManifest:
+        """The first kernel's manifest: what every variant shares (the
+        parameters, types, alignment)."""
+        return self.loaded[0].manifest
+
+    def for_rows(self, m: int) -> LoadedKernel:
+        chosen = self.kernels.for_rows(m)
+        return self.loaded[self.kernels.kernels.index(chosen)]
+
+    def launch(self, args: list[int], m: int, stream: int,
+               blocks: int | None = None) -> None:
+        self.for_rows(m).launch(args, m, stream, blocks)

@@ -14,6 +14,7 @@ import math
 import pathlib
 
 PARAM_KINDS = ("ptr", "i64")
+GRID_POLICIES = ("row_group_per_cluster", "one_wave", "row_blocks")
 PARAM_ROLES = ("row_input", "row_stride", "broadcast_input", "scalar_input",
                "row_output", "scalar_output", "column_sum_output", "m",
                "rows_per_cluster")
@@ -58,19 +59,93 @@ class KernelManifest:
     ptx: pathlib.Path
     cubin: pathlib.Path | None
     ptxas: dict | None
+    #: How rows map to clusters: one of GRID_POLICIES.
+    grid_policy: str = "row_group_per_cluster"
+    #: Row counts the kernel is chosen for: (min, max) pairs, max None for
+    #: no bound.
+    rows: tuple[tuple[int, int | None], ...] = ((1, None),)
+    #: The plan the kernel was built from (bytes, rounds, occupancy).
+    plan: dict | None = None
 
     @property
     def threads(self) -> int:
         return self.block[0]
 
+    @property
+    def rows_per_cta(self) -> int:
+        return int(self.tiling.get("rows", 1))
+
+    def covers(self, m: int) -> bool:
+        """Whether the compiler chose this kernel for `m` rows."""
+        return any(low <= m and (high is None or m <= high)
+                   for low, high in self.rows)
+
+    def rows_per_cluster(self, m: int, active_clusters: int,
+                         blocks: int | None, waves: int = 1) -> int:
+        """Rows each cluster handles for `m` rows (the grid rule): the rows
+        of one CTA for a grid of a cluster per row group; an equal share
+        (whole row groups) for one wave of `active_clusters` (`waves` waves);
+        a row block for column sums."""
+        if self.grid_policy == "row_blocks":
+            if blocks is None:
+                raise ManifestError(f"{self.name}: column sums need the "
+                                    "number of row blocks")
+            return max(1, math.ceil(m / blocks))
+        group = self.rows_per_cta
+        if self.grid_policy == "row_group_per_cluster" or waves <= 0:
+            return group
+        share = math.ceil(m / (max(1, active_clusters) * waves))
+        return max(group, math.ceil(share / group) * group)
+
     def grid(self, m: int, rows_per_cluster: int, blocks: int | None) -> int:
         """CTAs to launch along x for `m` rows (the manifest's grid rule)."""
-        if self.column_sum_output_dtypes:
+        if self.grid_policy == "row_blocks":
             if blocks is None:
                 raise ManifestError(f"{self.name}: column sums need the "
                                     "number of row blocks")
             return blocks * self.cluster
         return math.ceil(m / rows_per_cluster) * self.cluster
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelSet:
+    """The kernels compiled for one request: the compiler's choices for
+    ranges of M, which together cover every M >= 1 once."""
+
+    kernels: tuple[KernelManifest, ...]
+
+    def for_rows(self, m: int) -> KernelManifest:
+        for kernel in self.kernels:
+            if kernel.covers(max(1, m)):
+                return kernel
+        raise ManifestError(f"no kernel of {self.kernels[0].name} covers "
+                            f"{m} rows")
+
+
+def check_kernel_set(kernels: list[KernelManifest], where: str) -> KernelSet:
+    """A KernelSet if the kernels' row ranges cover every M >= 1 exactly
+    once (and they are variants of one workload), else ManifestError."""
+    if not kernels:
+        raise ManifestError(f"{where}: no kernels")
+    first = kernels[0]
+    for kernel in kernels[1:]:
+        if (kernel.workload, kernel.n, kernel.input_dtypes) != \
+                (first.workload, first.n, first.input_dtypes):
+            raise ManifestError(f"{where}: kernels {first.name} and "
+                                f"{kernel.name} are not variants of one op")
+    ranges = sorted((low, high if high is not None else math.inf, k.name)
+                    for k in kernels for low, high in k.rows)
+    expected = 1
+    for low, high, name in ranges:
+        if low != expected:
+            raise ManifestError(f"{where}: the kernels' row ranges do not "
+                                f"cover {expected} rows exactly once "
+                                f"({name} starts at {low})")
+        expected = high + 1
+    if expected != math.inf:
+        raise ManifestError(f"{where}: no kernel covers more than "
+                            f"{expected - 1} rows")
+    return KernelSet(tuple(kernels))
 
 
 def _require(data: dict, key: str, kind, where: str):
@@ -138,6 +213,22 @@ def parse_manifest(data: dict, directory: pathlib.Path,
     cubin_path = directory / cubin if cubin else None
     if cubin_path is not None and not cubin_path.is_file():
         raise ManifestError(f"{where}: cubin file {cubin_path} is missing")
+    grid = _require(data, "grid", dict, where)
+    policy = grid.get("policy")
+    if policy not in GRID_POLICIES:
+        raise ManifestError(f"{where}: grid policy must be one of "
+                            f"{', '.join(GRID_POLICIES)}, got {policy!r}")
+    rows = []
+    for entry_rows in data.get("rows", [[1, None]]):
+        if (not isinstance(entry_rows, list) or len(entry_rows) != 2 or
+                not isinstance(entry_rows[0], int) or entry_rows[0] < 1 or
+                not (entry_rows[1] is None or
+                     isinstance(entry_rows[1], int) and
+                     entry_rows[1] >= entry_rows[0])):
+            raise ManifestError(f"{where}: 'rows' must list [min, max] row "
+                                f"ranges (max null: no bound), got "
+                                f"{entry_rows!r}")
+        rows.append((entry_rows[0], entry_rows[1]))
     manifest = KernelManifest(
         name=name, entry=entry,
         workload=_require(data, "workload", str, where),
@@ -155,7 +246,8 @@ def parse_manifest(data: dict, directory: pathlib.Path,
         stride_multiple=_require(data, "stride_multiple", int, where),
         tiling=_require(data, "tiling", dict, where),
         chip=_require(data, "chip", str, where),
-        ptx=ptx, cubin=cubin_path, ptxas=data.get("ptxas"))
+        ptx=ptx, cubin=cubin_path, ptxas=data.get("ptxas"),
+        grid_policy=policy, rows=tuple(rows), plan=data.get("plan"))
     counts = {
         "row_input": len(manifest.input_dtypes),
         "broadcast_input": len(manifest.broadcast_dtypes),

@@ -16,7 +16,7 @@ import torch
 
 from . import validation
 from .compiler import CompileError, Compiler, Library, Request
-from .launcher import DeviceError, LoadedKernel, require_hopper
+from .launcher import DeviceError, LoadedKernelSet, require_hopper
 from .manifest import ManifestError
 from .validation import ArgumentError, TensorSpec
 from .workloads import WORKLOADS
@@ -44,13 +44,14 @@ class Runtime:
                           os.environ.get("CREDIT_ARTIFACTS", "").split(":")
                           if path]
         self.compiler = Compiler()
-        self._loaded: dict[tuple[Request, int], LoadedKernel] = {}
+        self._loaded: dict[tuple[Request, int], LoadedKernelSet] = {}
         self._lock = threading.Lock()
 
     def add_library(self, directory) -> None:
         self.libraries.insert(0, Library(directory))
 
-    def kernel(self, request: Request, device: torch.device) -> LoadedKernel:
+    def kernel(self, request: Request,
+               device: torch.device) -> LoadedKernelSet:
         index = device.index if device.index is not None else \
             torch.cuda.current_device()
         key = (request, index)
@@ -58,22 +59,22 @@ class Runtime:
             if key not in self._loaded:
                 major, minor = torch.cuda.get_device_capability(index)
                 require_hopper(major, minor, torch.cuda.get_device_name(index))
-                manifest = None
+                kernels = None
                 for library in self.libraries:
                     if request in library:
-                        manifest = library.get(request)
+                        kernels = library.get(request)
                         break
-                if manifest is None:
+                if kernels is None:
                     if not self.compiler.available:
                         raise ManifestError(
                             f"no kernel for {request} in the libraries "
                             f"({', '.join(str(l.directory) for l in self.libraries) or 'none'}) "
                             "and credit-opt is not available to compile it")
-                    manifest = self.compiler.compile(request)
+                    kernels = self.compiler.compile(request)
                 # Loading needs the device's primary context current.
                 with torch.cuda.device(index):
                     torch.cuda.synchronize(index)
-                    self._loaded[key] = LoadedKernel(manifest, index)
+                    self._loaded[key] = LoadedKernelSet(kernels, index)
             return self._loaded[key]
 
 
@@ -118,6 +119,24 @@ class cluster_size:
         _forced.size = self.previous
 
 
+class force_tiling:
+    """Launches the kernels of a `with` block with one tiling, a
+    `#credit.tiling<...>` attribute as text, instead of the cost model's
+    choice (for experiments and for measuring every candidate); None
+    restores the model's choice."""
+
+    def __init__(self, tiling: str | None):
+        self.tiling = tiling
+
+    def __enter__(self):
+        self.previous = getattr(_forced, "tiling", None)
+        _forced.tiling = self.tiling
+        return self
+
+    def __exit__(self, *exc):
+        _forced.tiling = self.previous
+
+
 def empty_output(shape, dtype, device) -> torch.Tensor:
     """An uninitialized output tensor; NaN (int8: -128) when
     `poison_outputs` is set. The benchmark's peers (credit.peers) use it
@@ -158,9 +177,13 @@ def _launch(name: str, inputs: list[torch.Tensor],
     device = first.device
     if cluster is None:
         cluster = getattr(_forced, "size", 0)
-    request = Request(name, storage, n, cluster, eps,
-                      blocks if blocks is not None else 64)
-    kernel = runtime().kernel(request, device)
+    tiling = getattr(_forced, "tiling", None)
+    try:
+        request = Request(name, storage, n, 0 if tiling else cluster, eps,
+                          blocks if blocks is not None else 64, tiling)
+    except ValueError as error:
+        raise ArgumentError(str(error)) from error
+    kernel = runtime().kernel(request, device).for_rows(m)
     manifest = kernel.manifest
 
     def prepare(tensor, rows):
@@ -586,7 +609,8 @@ def rowwise_quant(x):
 
 
 __all__ = [
-    "ArgumentError", "cluster_size", "CompileError", "DeviceError", "ManifestError",
+    "ArgumentError", "cluster_size", "CompileError", "DeviceError",
+    "force_tiling", "ManifestError",
     "cross_entropy", "l2_normalize", "lars_momentum", "layer_norm",
     "layer_norm_with_stats", "layernorm_bwd", "load_library", "log_softmax",
     "normalize", "pearson_bwd", "rms_norm", "rms_norm_with_rstd",

@@ -46,24 +46,40 @@ func.func @staging() attributes {t = #credit.tiling<cluster = 1, threads = 256, 
 
 // -----
 
+// expected-error @+1 {{cost estimate rows must be at least 1, got 0}}
+func.func @cost_rows() attributes {c = #credit.cost<rows = 0, profitable = true, candidates = [
+    #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4> = 1.0]>}
+
+// -----
+
+// expected-error @+1 {{variant min_rows must be at least 1, got 0}}
+func.func @variant_min() attributes {v = #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4>, min_rows = 0, max_rows = 0>}
+
+// -----
+
+// expected-error @+1 {{variant max_rows (3) must be 0 (no bound) or at least min_rows (5)}}
+func.func @variant_max() attributes {v = #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4>, min_rows = 5, max_rows = 3>}
+
+// -----
+
 // expected-error @+1 {{cost estimate needs at least one candidate}}
-func.func @no_candidates() attributes {c = #credit.cost<profitable = true, candidates = []>}
+func.func @no_candidates() attributes {c = #credit.cost<rows = 4096, profitable = true, candidates = []>}
 
 // -----
 
 // expected-error @+1 {{predicted time must be finite and non-negative, got -1}}
-func.func @negative_time() attributes {c = #credit.cost<profitable = true, candidates = [
+func.func @negative_time() attributes {c = #credit.cost<rows = 4096, profitable = true, candidates = [
     #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4> = -1.0]>}
 
 // -----
 
 // expected-error @+1 {{expected 'true' or 'false'}}
-func.func @profitable_word() attributes {c = #credit.cost<profitable = maybe, candidates = []>}
+func.func @profitable_word() attributes {c = #credit.cost<rows = 4096, profitable = maybe, candidates = []>}
 
 // -----
 
 // expected-error @+2 {{expected '='}}
-func.func @candidate_time() attributes {c = #credit.cost<profitable = true, candidates = [
+func.func @candidate_time() attributes {c = #credit.cost<rows = 4096, profitable = true, candidates = [
     #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4>]>}
 
 // -----

@@ -424,13 +424,74 @@ func.func @yield_outside() {
 
 // -----
 
-func.func @shared_memory_limit(%x: tensor<?x65536xf32>, %y: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
-  // expected-error @+1 {{tiling needs 524352 bytes of shared memory per CTA, more than the 232448 (227 KB) a CTA can have}}
-  %r = credit.rowwise ins(%x, %y : tensor<?x65536xf32>, tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
-      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = shared>}
-    reduce [add] (%j: index, %v: f32, %w: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %w: f32, %s: f32) { credit.yield %s : f32 }
-  return %r : tensor<?x65536xf32>
+func.func @vector_straddles_row_end(%x: tensor<?x66xf32>, %o: tensor<?x66xf32>) -> tensor<?x66xf32> {
+  // expected-error @+1 {{tiling vector width 4 does not divide N = 66, so a vector would cross the row's end}}
+  %r = credit.rowwise ins(%x : tensor<?x66xf32>) outs(%o : tensor<?x66xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 4, elems = 4>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x66xf32>
+}
+
+// -----
+
+func.func @variant_gap(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{variant #1 starts at 9 rows, expected 8 (variants must cover every row count from 1 in order)}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {variants = [
+        #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 32, vector = 2, elems = 2>, min_rows = 1, max_rows = 7>,
+        #credit.variant<tiling = #credit.tiling<cluster = 2, threads = 32, vector = 1, elems = 1>, min_rows = 9, max_rows = 0>]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @variant_unbounded_early(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{variant #0 has no row bound but is not the last}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {variants = [
+        #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 32, vector = 2, elems = 2>, min_rows = 1, max_rows = 0>,
+        #credit.variant<tiling = #credit.tiling<cluster = 2, threads = 32, vector = 1, elems = 1>, min_rows = 1, max_rows = 0>]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @variant_bounded_last(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{the last variant must have no row bound (max_rows = 0)}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {variants = [
+        #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 32, vector = 2, elems = 2>, min_rows = 1, max_rows = 100>]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @variants_empty(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{variants must list at least one tiling}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {variants = []}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @variant_tiling_checked(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{variant #0 tiling covers 32 elements of a row, but N = 64}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {variants = [
+        #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 1>, min_rows = 1, max_rows = 0>]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
 }
 
 // -----

@@ -7,7 +7,7 @@
 // writes the epilogue from the same registers.
 
 // CHECK-LABEL: module attributes
-// CHECK-SAME: credit.kernels = {sum_scale_f32_n4096_c4 = {
+// CHECK-SAME: credit.kernels = {sum_scale_f32_n4096_c4t256e4 = {
 // CHECK-SAME: block = [256, 1, 1]
 // CHECK-SAME: cluster = [4, 1, 1]
 // CHECK-SAME: dynamic_shared_memory = 0
@@ -16,11 +16,11 @@
 // CHECK-SAME: gpu.container_module
 // CHECK: func.func @host
 // CHECK: credit.rowwise "sum_scale"
-// CHECK-SAME: credit.kernel = @sum_scale_f32_n4096_c4::@sum_scale_f32_n4096_c4
-// CHECK: gpu.module @sum_scale_f32_n4096_c4
+// CHECK-SAME: credit.kernels = [@sum_scale_f32_n4096_c4t256e4::@sum_scale_f32_n4096_c4t256e4]
+// CHECK: gpu.module @sum_scale_f32_n4096_c4t256e4
 // CHECK: memref.global "private" @credit_block_scratch : memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.global "private" @credit_cluster_scratch : memref<8xf32, #gpu.address_space<workgroup>>
-// CHECK: gpu.func @sum_scale_f32_n4096_c4(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel
+// CHECK: gpu.func @sum_scale_f32_n4096_c4t256e4(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
 // CHECK: gpu.cluster_block_id x
@@ -39,7 +39,7 @@
 // CHECK: gpu.return
 
 // ERASE-NOT: func.func @host
-// ERASE: gpu.module @sum_scale_f32_n4096_c4
+// ERASE: gpu.module @sum_scale_f32_n4096_c4t256e4
 func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %r = credit.rowwise "sum_scale" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
       attributes {tiling = #credit.tiling<cluster = 4, threads = 256, vector = 4, elems = 4>}
@@ -58,9 +58,9 @@ func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096
 // warp per row group, no block scratch; with one CTA, no cluster ops. Row
 // values that do not depend on an element (the mean) stay scalar.
 
-// CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2048_c1 = {
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2048_c1t32e16_shared = {
 // CHECK-SAME: dynamic_shared_memory = 4096
-// CHECK: gpu.module @rowwise_bf16_n2048_c1
+// CHECK: gpu.module @rowwise_bf16_n2048_c1t32e16_shared
 // CHECK-NOT: credit_block_scratch
 // CHECK-NOT: credit_cluster_scratch
 // CHECK: credit.dynamic_shared_memory : memref<4096xi8, #gpu.address_space<workgroup>>
@@ -95,7 +95,7 @@ func.func @staged(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
 // cluster's rows and are written once; rows that do not fill the last
 // sweep are masked.
 
-// CHECK-LABEL: module attributes {credit.kernels = {colsum_f32_n1000_c2 = {
+// CHECK-LABEL: module attributes {credit.kernels = {colsum_f32_n1000_c2t64e8 = {
 // CHECK-SAME: clusters = "p"
 // CHECK: gpu.func
 // CHECK: %{{.*}} = scf.for {{.*}} iter_args
@@ -119,12 +119,34 @@ func.func @colsum(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x10
 
 // -----
 
-// Without a tiling the op gets credit-choose-tiling's default.
-// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n64_c1 = {
-// CHECK-SAME: tiling = {cluster = 1 : i64, elems = 4 : i64, rows = 1 : i64, slice = 128 : i64, staging = "registers", sweeps = 1 : i64, threads = 32 : i64, vector = 4 : i64}
+// Variants: one kernel per tiling, each with the row counts it serves.
+// CHECK-LABEL: module attributes {credit.kernels = {
+// CHECK-SAME: rowwise_f32_n4096_c1t1024e4 = {
+// CHECK-SAME: rows = {{\[}}[1, 31], [1024, unit]]
+// CHECK-SAME: rowwise_f32_n4096_c4t256e4 = {
+// CHECK-SAME: rows = {{\[}}[32, 1023]]
 // CHECK: credit.rowwise
-// CHECK-SAME: tiling = #credit.tiling<cluster = 1, threads = 32, vector = 4, elems = 4>
+// CHECK-SAME: credit.kernels = [@rowwise_f32_n4096_c1t1024e4::@rowwise_f32_n4096_c1t1024e4, @rowwise_f32_n4096_c4t256e4::@rowwise_f32_n4096_c4t256e4]
+// CHECK: gpu.module @rowwise_f32_n4096_c1t1024e4
+// CHECK-SAME: known_cluster_size = array<i32: 1, 1, 1>
+// CHECK: gpu.module @rowwise_f32_n4096_c4t256e4
+// CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
+func.func @variants(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {variants = [
+        #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 1024, vector = 4, elems = 4>, min_rows = 1, max_rows = 31>,
+        #credit.variant<tiling = #credit.tiling<cluster = 4, threads = 256, vector = 4, elems = 4>, min_rows = 32, max_rows = 1023>,
+        #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 1024, vector = 4, elems = 4>, min_rows = 1024, max_rows = 0>]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// Without a tiling there is nothing to build.
 func.func @untiled(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{credit-cluster-tiling: the op has no tiling; run credit-choose-tiling first}}
   %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
@@ -133,10 +155,36 @@ func.func @untiled(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf3
 
 // -----
 
+// A tiling the chip cannot run is rejected at the op, before any code is
+// built: here the staged slices need more shared memory than a CTA has.
+func.func @shared_memory_limit(%x: tensor<?x65536xf32>, %y: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
+  // expected-error @+1 {{credit-cluster-tiling: cannot build #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = shared> on sm_90: the tiling needs 524352 bytes of shared memory per CTA, more than the 232448 a CTA can have on sm_90}}
+  %r = credit.rowwise ins(%x, %y : tensor<?x65536xf32>, tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %w: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x65536xf32>
+}
+
+// -----
+
+// Unrolled code is bounded: a thread makes at most 128 vector accesses per
+// sweep.
+func.func @too_many_chunks(%x: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
+  // expected-error @+1 {{each thread would make elems / vector = 512 vector accesses per sweep, more than the 128 the emitter unrolls}}
+  %r = credit.rowwise ins(%x : tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 4, elems = 2048>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x65536xf32>
+}
+
+// -----
+
 // Two rows per CTA: the CTA's 256 threads form two row groups of 128 that
 // reduce separately, and the second group's row may be past the end (it
 // then reads row 0 and stores nothing).
-// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n512_c1 = {
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n512_c1t256e4r2 = {
 // CHECK-SAME: rows_per_cta = 2
 // CHECK: gpu.func
 // CHECK: arith.remui %{{.*}}, %c128

@@ -70,8 +70,8 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       needs `cluster = 1` and must divide `threads` into whole warps.
     - `staging`: where each CTA keeps its slice between the reductions and
       the epilogue: `registers` (default), `shared` memory (the slice must
-      fit in the 227 KB of shared memory a CTA can have), or `reread` from
-      global memory for every stage.
+      fit in the shared memory a CTA can have on the target chip), or
+      `reread` from global memory for every stage.
 
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
@@ -114,21 +114,46 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
   }];
 }
 
+def Credit_VariantAttr : Credit_Attr<"Variant", "variant"> {
+  let summary = "a tiling and the row counts it is chosen for";
+  let description = [{
+    A kernel is compiled for one N and launched for any M, and the best
+    tiling depends on M (waves of clusters, co-residency). The cost model
+    chooses a few tilings and the range of M each one serves:
+    `min_rows <= M <= max_rows`, where `max_rows = 0` means no upper bound.
+
+    Example: `#credit.variant<tiling = #credit.tiling<cluster = 8, threads =
+    256, vector = 8, elems = 64>, min_rows = 1, max_rows = 95>`
+  }];
+  let parameters = (ins
+    "::mlir::credit::TilingAttr":$tiling,
+    "int64_t":$minRows,
+    "int64_t":$maxRows
+  );
+  let assemblyFormat = [{
+    `<` `tiling` `=` qualified($tiling) `,` `min_rows` `=` $minRows `,`
+    `max_rows` `=` $maxRows `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 def Credit_CostEstimateAttr : Credit_Attr<"CostEstimate", "cost"> {
   let summary = "the cost model's predictions for a rowwise op";
   let description = [{
     Records every candidate tiling the cost model considered with its
-    predicted time in microseconds, and whether the best candidate that uses
-    a cluster (cluster > 1) is predicted to beat the best one that does not.
+    predicted time in microseconds at `rows` rows (M, when the op's M is
+    static), and whether the best candidate that uses a cluster
+    (cluster > 1) is predicted to beat the best one that does not.
 
     Example:
     ```
-    #credit.cost<profitable = true, candidates = [
+    #credit.cost<rows = 4096, profitable = true, candidates = [
       #credit.tiling<cluster = 1, threads = 1024, vector = 4, elems = 64> = 41.5,
       #credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32> = 30.25]>
     ```
   }];
   let parameters = (ins
+    "int64_t":$rows,
     "bool":$profitable,
     ArrayRefParameter<"::mlir::credit::TilingAttr">:$candidates,
     "::mlir::DenseF64ArrayAttr":$predictedMicros

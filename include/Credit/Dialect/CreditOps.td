@@ -92,8 +92,10 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
     row.
 
     Optional attributes: `workload` names the computation for artifacts and
-    reports, `tiling` is the chosen `#credit.tiling` and `cost` the cost
-    model's `#credit.cost` annotation.
+    reports, `tiling` is the chosen `#credit.tiling`, `variants` the tilings
+    chosen for ranges of M (`#credit.variant`, covering every M >= 1 in
+    order; each becomes a kernel and the runtime picks by M), and `cost` the
+    cost model's `#credit.cost` annotation.
 
     Example (softmax):
 
@@ -127,6 +129,8 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
     ArrayAttr:$combiners,
     OptionalAttr<StrAttr>:$workload,
     OptionalAttr<Credit_TilingAttr>:$tiling,
+    OptionalAttr<TypedArrayAttrBase<Credit_VariantAttr,
+                                    "array of #credit.variant">>:$variants,
     OptionalAttr<Credit_CostEstimateAttr>:$cost
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
@@ -172,15 +176,8 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
 
     /// The largest number of values one reduction stage produces.
     unsigned getMaxStageWidth();
-    /// Bytes of dynamic shared memory a CTA needs under `tiling`: the staged
-    /// slices of the row inputs (each rounded up to 16 bytes) for `shared`
-    /// staging, nothing otherwise.
-    int64_t getDynamicSharedMemoryBytes(TilingAttr tiling);
-    /// Bytes of static shared memory a CTA needs under `tiling`: the scratch
-    /// of the block and cluster reductions, two buffers per stage.
-    int64_t getStaticSharedMemoryBytes(TilingAttr tiling);
-    /// The most shared memory one CTA of an sm_90 GPU can have (227 KB).
-    static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+    /// The tilings this op is compiled with: its variants, or its tiling.
+    ::llvm::SmallVector<TilingAttr> getCompiledTilings();
 
     // DestinationStyleOpInterface: the three output lists are contiguous.
     ::mlir::MutableOperandRange getDpsInitsMutable();

@@ -21,6 +21,16 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       *this, "features",
       llvm::cl::desc("Target features, with a PTX ISA version"),
       llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("Calibrated chip profile (JSON); empty: the chip's "
+                     "built-in one"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("Annotate each op with the cost model's predictions "
+                     "and explain the choice in a remark"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> clusterSize{
       *this, "cluster-size",
       llvm::cl::desc("CTAs per row: 0 lets the compiler choose; 1, 2, 4, 8 "
@@ -43,8 +53,9 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
 };
 
 /// Builds the pipeline that takes a module with credit.rowwise ops to one
-/// gpu.binary of PTX per kernel (and the artifacts): target checks, tiling,
-/// cluster kernels, their lowering to NVVM, and serialization.
+/// gpu.binary of PTX per kernel (and the artifacts): target checks, the
+/// cost model's tilings, cluster kernels, their lowering to NVVM, and
+/// serialization.
 void buildCreditToPTXPipeline(OpPassManager &pm,
                               const CreditToPTXOptions &options);
 

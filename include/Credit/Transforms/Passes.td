@@ -9,33 +9,78 @@
 
 include "mlir/Pass/PassBase.td"
 
-def CreditChooseTiling : Pass<"credit-choose-tiling"> {
-  let summary = "Attaches a tiling to credit.rowwise ops that have none";
-  let description = [{
-    Gives every `credit.rowwise` op without a `tiling` attribute a sound
-    default chosen from N, the element types and the number of row inputs:
-    the vector width is the widest access of at most 16 bytes that divides
-    N; the smallest cluster whose CTAs can hold the row in registers (with a
-    register budget that leaves each thread room for the rest of the kernel)
-    wins; if no cluster can, the row is staged in shared memory across 16
-    CTAs, and if it does not fit there either, 16 CTAs reread it.
+// Options every pass that builds plans takes, so that they all see the
+// same chip and profile.
+defvar targetOptions = [
+  Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+         "Target chip (sm_90, sm_90a, sm_100, ...)">,
+  Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+         "Calibrated chip profile (JSON, see targets/); empty: the chip's "
+         "built-in profile">
+];
 
-    With `cluster-size` set, every op gets a tiling for that cluster size
-    (replacing one it had), staged in registers, shared memory or rereads,
-    whichever fits first. The cost model replaces these defaults later.
+def CreditCostModel : Pass<"credit-cost-model"> {
+  let summary = "Predicts every candidate tiling's time and explains the "
+                "choice";
+  let description = [{
+    For every `credit.rowwise` op, enumerates the legal candidate tilings
+    (cluster sizes 1 to 16; the slice in registers at several CTA sizes,
+    several rows per CTA for short rows, shared-memory staging and rereads
+    in sweeps), builds each one's plan (bytes per row, synchronization
+    rounds, registers, occupancy, co-resident clusters) and predicts its
+    time at M rows against the chip's calibrated profile. The op gets a
+    `#credit.cost` attribute with every candidate's predicted microseconds
+    (fastest first) and whether a cluster is predicted to beat the best
+    one-CTA tiling, and a remark that names the fastest candidate, what
+    bounds it, the runner-up and the best tiling of the other kind.
+
+    M is the op's row count when it is static, else `rows`. The choice
+    itself (for every M) is made by `credit-choose-tiling` with the same
+    model.
   }];
-  let options = [
+  let options = !listconcat(targetOptions, [
+    Option<"rows", "rows", "int64_t", /*default=*/"4096",
+           "Row count M to report at when the op's M is dynamic">,
+    Option<"remarks", "remarks", "bool", /*default=*/"true",
+           "Explain each choice in a remark">
+  ]);
+}
+
+def CreditChooseTiling : Pass<"credit-choose-tiling"> {
+  let summary = "Gives credit.rowwise ops the tilings the cost model chooses";
+  let description = [{
+    Gives every `credit.rowwise` op without a `tiling` attribute the cost
+    model's choice (see `credit-cost-model`). The best tiling depends on M,
+    which is known only at launch, so the model is evaluated at every row
+    count, and up to three tilings are kept with the range of M each one
+    wins (`variants`, `#credit.variant`); each becomes a kernel and the
+    runtime picks by M. `tiling` is the choice at the op's M when static,
+    else at `rows`.
+
+    With `cluster-size` set, only tilings with that many CTAs per row are
+    considered, and ops that had a tiling get a new one. An op for which no
+    tiling is legal on the chip gets an error.
+  }];
+  let options = !listconcat(targetOptions, [
     Option<"clusterSize", "cluster-size", "unsigned", /*default=*/"0",
-           "Cluster size to force (1, 2, 4, 8 or 16); 0 lets the pass choose">
-  ];
+           "Cluster size to force (1, 2, 4, 8 or 16); 0 lets the model "
+           "choose">,
+    Option<"rows", "rows", "int64_t", /*default=*/"4096",
+           "Row count M for `tiling` when the op's M is dynamic">,
+    Option<"maxVariants", "max-variants", "unsigned", /*default=*/"3",
+           "Most tilings kept for different ranges of M">
+  ]);
 }
 
 def CreditClusterTiling : Pass<"credit-cluster-tiling", "::mlir::ModuleOp"> {
   let summary = "Turns each credit.rowwise op into a cluster kernel";
   let description = [{
-    Outlines every `credit.rowwise` op into a `gpu.func` kernel (an op
-    without a `tiling` first gets the default of `credit-choose-tiling`), in a `gpu.module` of its own, with the op's cluster
-    size in `known_cluster_size`. The kernel takes bare pointers and 64-bit
+    Outlines every `credit.rowwise` op into `gpu.func` kernels, one per
+    tiling it is compiled with (its `variants`, else its `tiling`; run
+    `credit-choose-tiling` first), each in a `gpu.module` of its own with
+    the tiling's cluster size in `known_cluster_size`. What each kernel does
+    is the tiling's plan on the chip (Credit/Analysis/Plan.h); a tiling the
+    chip cannot run is an error at the op. The kernel takes bare pointers and 64-bit
     row strides (the launch ABI recorded in the manifest), loops over the
     rows of its cluster, and for each row: loads its CTA's slice with
     16-byte vector accesses (staged in registers, shared memory or reread),
@@ -50,10 +95,10 @@ def CreditClusterTiling : Pass<"credit-cluster-tiling", "::mlir::ModuleOp"> {
     With `erase-host`, everything but the kernels is removed from the
     module; otherwise each op is tagged with the name of its kernel.
   }];
-  let options = [
+  let options = !listconcat(targetOptions, [
     Option<"eraseHost", "erase-host", "bool", /*default=*/"false",
            "Remove everything but the generated gpu.modules">
-  ];
+  ]);
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",

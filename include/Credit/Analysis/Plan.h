@@ -1,0 +1,157 @@
+//===- Plan.h - what a tiling of a credit.rowwise op costs ------*- C++ -*-===//
+//
+// Part of the CREDIT project.
+//
+// A KernelPlan states everything about one (op, tiling) pair that the cost
+// model scores, the kernel emitter builds and the manifest records: the
+// shape of the work per thread and per CTA, shared memory, bytes moved per
+// row, synchronization rounds, estimated registers, occupancy and the grid
+// rule. It is computed in one place (buildPlan), so that the model and the
+// generated code cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_ANALYSIS_PLAN_H
+#define CREDIT_ANALYSIS_PLAN_H
+
+#include "Credit/Analysis/Target.h"
+#include "Credit/Dialect/CreditOps.h"
+
+#include <string>
+
+namespace mlir {
+namespace credit {
+
+/// How the launcher maps rows to clusters.
+enum class GridPolicy {
+  /// One cluster per group of `rows` rows; the hardware starts a cluster
+  /// whenever one finishes. One-CTA kernels use this.
+  RowGroupPerCluster,
+  /// One wave: as many clusters as can be resident, each looping over an
+  /// equal share of the rows, so that the cluster start-up barrier is paid
+  /// once per cluster.
+  OneWave,
+  /// Column-sum outputs: one cluster per row block (P clusters).
+  RowBlocks,
+};
+
+/// The name of `policy` in manifests and reports.
+llvm::StringRef stringifyGridPolicy(GridPolicy policy);
+
+/// What limits the CTAs an SM can hold.
+enum class OccupancyLimit { Threads, Registers, SharedMemory, CtaSlots };
+llvm::StringRef stringifyOccupancyLimit(OccupancyLimit limit);
+
+/// The most 16-byte (or narrower) vector accesses per thread and sweep that
+/// the emitter unrolls; larger tilings are rejected rather than compiled
+/// into unbounded straight-line code.
+constexpr int64_t kMaxChunksPerSweep = 128;
+
+struct KernelPlan {
+  TilingAttr tiling;
+
+  //===--- Work per thread and CTA ---------------------------------------===//
+  int64_t n = 0;
+  int64_t cluster = 1, threads = 0, vector = 1, elems = 0, rows = 1;
+  Staging staging = Staging::Registers;
+  /// Threads that share a row, and warps per CTA.
+  int64_t threadsPerRow = 0, warps = 0;
+  /// Vector accesses per thread and input in one sweep (elems / vector).
+  int64_t chunks = 0;
+  /// Elements of a row one CTA owns, and the sweeps that cover them.
+  int64_t slice = 0, sweeps = 0;
+  unsigned numStages = 0;
+  /// The most values one reduction stage combines.
+  unsigned stageWidth = 0;
+
+  //===--- Operands ------------------------------------------------------===//
+  unsigned numInputs = 0, numBroadcasts = 0, numScalars = 0, numOutputs = 0,
+           numScalarOutputs = 0, numColumnSums = 0;
+  /// Bytes per column of all row inputs, row outputs and broadcast inputs.
+  int64_t inputBytesPerColumn = 0, outputBytesPerColumn = 0,
+          broadcastBytesPerColumn = 0;
+  /// Bytes of the widest row input, broadcast input or row output element:
+  /// every access to them is `vector` elements wide.
+  int64_t widestElementBytes = 0;
+
+  //===--- Shared memory, bytes per CTA ----------------------------------===//
+  /// f32 entries of the block- and cluster-reduction scratch: two buffers
+  /// (alternating rows) per stage.
+  int64_t blockScratchFloats = 0, clusterScratchFloats = 0;
+  /// Shared staging: where each row input's slice starts in dynamic shared
+  /// memory (16-byte aligned), and its total.
+  llvm::SmallVector<int64_t> stagedInputOffsets;
+  int64_t dynamicSharedBytes = 0;
+  int64_t staticSharedBytes = 0;
+
+  //===--- Traffic and synchronization per row ---------------------------===//
+  /// Bytes every implementation must move per row: row inputs read once,
+  /// row outputs written once, per-row scalars in and out.
+  int64_t compulsoryBytesPerRow = 0;
+  /// Global reads of row inputs beyond the first (reread staging).
+  int64_t rereadBytesPerRow = 0;
+  /// Reads of broadcast inputs per row (cached in L2); zero with registers
+  /// staging, which loads them once per CTA.
+  int64_t broadcastBytesPerRow = 0;
+  /// Bytes pushed into peers' shared memory per row, whole cluster.
+  int64_t dsmemBytesPerRow = 0;
+  /// Cluster exchanges (a barrier round each) and block reductions through
+  /// shared memory per row.
+  int64_t exchangeRounds = 0, blockRounds = 0;
+  /// Dependent rounds of global loads a thread waits for per row: one with
+  /// registers staging, one per sweep for the first stage with shared
+  /// staging, one per sweep and region that reads the row with rereads.
+  int64_t loadRounds = 0;
+  /// Bytes of row inputs one thread has in flight in a round.
+  int64_t bytesInFlightPerThread = 0;
+  /// Arithmetic per element of the row over all regions, in simple-op
+  /// units (an add is 1, an exponential 4, a division 10); row-uniform
+  /// values are computed once per row and not counted.
+  double opsPerElement = 0;
+
+  //===--- Registers and occupancy ---------------------------------------===//
+  /// Values a thread keeps live across the row: staged row elements,
+  /// broadcast elements and column sums.
+  int64_t stagedValues = 0;
+  /// Per element: 32-bit registers of the row and broadcast inputs as
+  /// stored (two 16-bit elements share one), and values an earlier stage
+  /// computes that a later region uses again (live across reductions).
+  double inputWordsPerColumn = 0, broadcastWordsPerColumn = 0;
+  int64_t carriedValues = 0;
+  /// 1 when a region computes with the column index per element (held as
+  /// 64-bit values).
+  int64_t indexValues = 0;
+  int64_t estimatedRegisters = 0;
+  /// The estimate exceeds what a thread of a CTA this large can have, so
+  /// ptxas is expected to spill.
+  bool expectSpills = false;
+  int64_t ctasPerSM = 0;
+  OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
+  /// Resident warps over the SM's maximum.
+  double occupancy = 0;
+  /// Clusters that fit on the GPU at once.
+  int64_t coResidentClusters = 0;
+  GridPolicy grid = GridPolicy::RowGroupPerCluster;
+
+  /// Bytes of one CTA's slice of all row inputs.
+  int64_t getSliceInputBytes() const { return slice * inputBytesPerColumn; }
+};
+
+/// The widest vector (in elements) of at most `target.maxAccessBytes` for
+/// the row inputs, broadcast inputs and row outputs of `op` that divides the
+/// row length.
+unsigned getVectorWidth(RowwiseOp op, const TargetInfo &target);
+
+/// The plan of `op` under `tiling` on `target`, or nothing when the tiling
+/// is illegal there; `whyNot` then says why, in a sentence for a
+/// diagnostic. Legal means that the kernel can be built and launched: the
+/// tiling covers the row, its accesses fit the row and the chip, its
+/// unrolled code is bounded, and one CTA (one cluster) fits on the GPU.
+std::optional<KernelPlan> buildPlan(RowwiseOp op, TilingAttr tiling,
+                                    const TargetInfo &target,
+                                    std::string *whyNot = nullptr);
+
+} // namespace credit
+} // namespace mlir
+
+#endif // CREDIT_ANALYSIS_PLAN_H

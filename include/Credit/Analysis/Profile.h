@@ -1,0 +1,113 @@
+//===- Profile.h - a GPU's calibrated performance profile -------*- C++ -*-===//
+//
+// Part of the CREDIT project.
+//
+// The numbers the cost model uses, measured on a device by
+// scripts/device_calibrate.sh and kept as JSON in targets/ (targets/h200.json
+// is built in as the sm_90 default). Profiles of chips nobody calibrated
+// here are derived from published specifications and say so
+// ("calibrated": false).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_ANALYSIS_PROFILE_H
+#define CREDIT_ANALYSIS_PROFILE_H
+
+#include "Credit/Analysis/Target.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace credit {
+
+struct ChipProfile {
+  /// The device and chip it describes, and whether it was measured.
+  std::string device, chip;
+  bool calibrated = false;
+  /// Where the profile came from: a file, or "built-in NAME".
+  std::string source;
+
+  int64_t numSMs = 0;
+  double clockGHz = 0;
+  /// Clusters resident at once, by cluster size and CTAs per SM
+  /// (cuOccupancyMaxActiveClusters); see TargetInfo.
+  std::map<int64_t, llvm::SmallVector<int64_t, 32>> activeClusters;
+
+  //===--- Memory --------------------------------------------------------===//
+  /// Device-to-device copy bandwidth, bytes read plus written per second.
+  double dramGBs = 0;
+  /// Round trip of a global load under load, microseconds.
+  double dramLatencyUs = 0;
+  /// The most bytes per second one SM moves to and from memory.
+  double smGBs = 0;
+  /// Bandwidth of L2 hits, whole chip, and the L2's size.
+  double l2GBs = 0;
+  int64_t l2Bytes = 0;
+
+  //===--- Synchronization -----------------------------------------------===//
+  /// One block reduction through shared memory (warp shuffles, a CTA
+  /// barrier, shuffles again): `blockReduceUs + blockReducePerWarpUs *
+  /// warps`.
+  double blockReduceUs = 0, blockReducePerWarpUs = 0;
+  /// One cluster exchange (DSMEM stores to every peer and a release/acquire
+  /// cluster barrier), by cluster size.
+  std::map<int64_t, double> clusterExchangeUs;
+
+  //===--- Launch --------------------------------------------------------===//
+  /// A kernel launch in a stream or graph, to its last CTA's exit.
+  double launchUs = 0;
+  /// Starting one more CTA (cluster) on an SM whose previous one finished.
+  double ctaLaunchUs = 0;
+
+  //===--- Arithmetic ----------------------------------------------------===//
+  /// Simple f32 operations per microsecond one SM issues.
+  double opsPerUsPerSM = 0;
+
+  //===--- The model's fitted shape --------------------------------------===//
+  /// Exponent of the soft maximum that combines a CTA's latency chain with
+  /// the SM's bandwidth and issue limits (large: a hard maximum; 1: a sum).
+  double overlap = 2;
+
+  /// `exchange` for `cluster` CTAs, interpolated between measured sizes.
+  double getClusterExchangeUs(int64_t cluster) const;
+};
+
+/// Parses a profile from JSON text; `source` names it in messages. On
+/// failure returns nothing and sets `error` to what is wrong.
+std::optional<ChipProfile> parseProfile(llvm::StringRef json,
+                                        llvm::StringRef source,
+                                        std::string &error);
+
+/// Reads a profile file.
+std::optional<ChipProfile> readProfile(llvm::StringRef path,
+                                       std::string &error);
+
+/// The built-in profile for `chip`: the calibrated H200 for sm_90 and
+/// sm_90a, profiles derived from specifications otherwise.
+std::optional<ChipProfile> getBuiltinProfile(llvm::StringRef chip,
+                                             std::string &error);
+
+/// The profile at `path`, or the chip's built-in one when `path` is empty.
+std::optional<ChipProfile> loadProfile(llvm::StringRef chip,
+                                       llvm::StringRef path,
+                                       std::string &error);
+
+/// The target description of `chip`, refined by the profile at `path` (or
+/// the chip's built-in profile): the SM count and the measured cluster
+/// residency of the device. Nothing, with `error` set, for an unknown chip
+/// or an unreadable profile.
+std::optional<TargetInfo> loadTarget(llvm::StringRef chip,
+                                     llvm::StringRef path,
+                                     std::string *error);
+
+/// Applies `profile`'s device facts to `target`.
+void refineTarget(TargetInfo &target, const ChipProfile &profile);
+
+} // namespace credit
+} // namespace mlir
+
+#endif // CREDIT_ANALYSIS_PROFILE_H

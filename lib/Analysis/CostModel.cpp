@@ -1,0 +1,382 @@
+//===- CostModel.cpp - predicting the time of a tiled op ------------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Analysis/CostModel.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::credit;
+
+//===----------------------------------------------------------------------===//
+// Predictions
+//===----------------------------------------------------------------------===//
+
+/// A soft maximum: (a^p + b^p + c^p)^(1/p); a sum at p = 1, the maximum as
+/// p grows.
+static double softMax(double a, double b, double c, double p) {
+  double top = std::max({a, b, c});
+  if (top <= 0)
+    return 0;
+  double sum = std::pow(a / top, p) + std::pow(b / top, p) +
+               std::pow(c / top, p);
+  return top * std::pow(sum, 1.0 / p);
+}
+
+Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
+                                 const ChipProfile &profile,
+                                 int64_t rowBlocks) {
+  Prediction result;
+  if (rows <= 0) {
+    result.micros = 0;
+    result.bound = "latency";
+    return result;
+  }
+  // Which clusters work, and how many row groups the busiest one has.
+  int64_t rowGroups = llvm::divideCeil(rows, plan.rows);
+  int64_t resident = std::max<int64_t>(1, plan.coResidentClusters);
+  if (plan.grid == GridPolicy::RowBlocks) {
+    int64_t blocks = std::max<int64_t>(1, rowBlocks);
+    result.activeClusters = std::min(blocks, resident);
+    result.waves = llvm::divideCeil(rows, blocks) *
+                   llvm::divideCeil(blocks, result.activeClusters);
+  } else {
+    result.activeClusters = std::min(rowGroups, resident);
+    result.waves = llvm::divideCeil(rowGroups, result.activeClusters);
+  }
+  // One wave gives each cluster a fixed share of the rows, so the busiest
+  // has ceil(groups / clusters). A grid of a cluster per row group is
+  // scheduled as clusters finish, which evens out all but a last partial
+  // wave.
+  double waves = double(result.waves);
+  if (plan.grid == GridPolicy::RowGroupPerCluster)
+    waves = std::max(1.0, double(rowGroups) / double(result.activeClusters));
+  int64_t ctas = result.activeClusters * plan.cluster;
+  result.activeSMs = std::min(profile.numSMs, ctas);
+  int64_t perSM = std::clamp<int64_t>(llvm::divideCeil(ctas, profile.numSMs),
+                                      1, plan.ctasPerSM);
+
+  // Bytes one CTA moves per row group. Rereads hit L2 while the rows being
+  // worked on fit in it.
+  double columns = double(plan.n) / double(plan.cluster);
+  double rowsPerGroup = double(plan.rows);
+  double dramBytes =
+      rowsPerGroup * double(plan.compulsoryBytesPerRow) / plan.cluster;
+  double rereadBytes =
+      rowsPerGroup * double(plan.rereadBytesPerRow) / plan.cluster;
+  double workingSet =
+      double(ctas) * rowsPerGroup * columns * plan.inputBytesPerColumn;
+  bool rereadsInL2 = workingSet <= 0.5 * double(profile.l2Bytes);
+  double l2Bytes =
+      rowsPerGroup * double(plan.broadcastBytesPerRow) / plan.cluster;
+  (rereadsInL2 ? l2Bytes : dramBytes) += rereadBytes;
+  // A one-CTA grid starts a CTA per row group, which loads its broadcast
+  // slice again.
+  if (plan.grid == GridPolicy::RowGroupPerCluster &&
+      plan.staging == Staging::Registers)
+    l2Bytes += columns * plan.broadcastBytesPerColumn;
+
+  // Bytes per microsecond for one SM: its own limit, or its share of the
+  // DRAM (L2) when every busy SM streams.
+  double smBytesPerUs =
+      std::min(profile.smGBs, profile.dramGBs / result.activeSMs) * 1e3;
+  double l2BytesPerUs =
+      std::min(profile.smGBs, profile.l2GBs / result.activeSMs) * 1e3;
+  result.bandwidthUs =
+      perSM * (dramBytes / smBytesPerUs + l2Bytes / l2BytesPerUs);
+
+  double ops = rowsPerGroup * columns * plan.opsPerElement;
+  result.issueUs = perSM * ops / profile.opsPerUsPerSM;
+
+  // The chain of one CTA: each thread's share of the arithmetic at one
+  // operation per cycle, and every round it waits for.
+  double ownOps = ops / double(plan.threads);
+  result.latencyUs =
+      double(plan.loadRounds) * profile.dramLatencyUs +
+      double(plan.blockRounds) *
+          (profile.blockReduceUs + profile.blockReducePerWarpUs * plan.warps) +
+      double(plan.exchangeRounds) * profile.getClusterExchangeUs(plan.cluster) +
+      ownOps / (profile.clockGHz * 1e3);
+  if (plan.grid == GridPolicy::RowGroupPerCluster)
+    result.latencyUs += profile.ctaLaunchUs;
+
+  double perGroup = softMax(result.latencyUs, result.bandwidthUs,
+                            result.issueUs, profile.overlap);
+  result.micros = profile.launchUs + waves * perGroup;
+  // Clusters meet once at start-up before their first exchange.
+  if (plan.cluster > 1)
+    result.micros += profile.getClusterExchangeUs(plan.cluster);
+  if (result.latencyUs >= result.bandwidthUs &&
+      result.latencyUs >= result.issueUs)
+    result.bound = "latency";
+  else if (result.bandwidthUs >= result.issueUs)
+    result.bound = "bandwidth";
+  else
+    result.bound = "issue";
+  return result;
+}
+
+std::string mlir::credit::describePrediction(const KernelPlan &plan,
+                                             const Prediction &prediction) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:f1} us, bound by {1}", prediction.micros,
+                      prediction.bound);
+  if (prediction.bound == "latency") {
+    SmallVector<std::string> rounds;
+    if (plan.loadRounds)
+      rounds.push_back(llvm::formatv("{0} load round{1}", plan.loadRounds,
+                                     plan.loadRounds == 1 ? "" : "s"));
+    if (plan.exchangeRounds)
+      rounds.push_back(llvm::formatv("{0} cluster exchange{1} of {2} CTAs",
+                                     plan.exchangeRounds,
+                                     plan.exchangeRounds == 1 ? "" : "s",
+                                     plan.cluster));
+    if (plan.blockRounds)
+      rounds.push_back(llvm::formatv("{0} block reduction{1}",
+                                     plan.blockRounds,
+                                     plan.blockRounds == 1 ? "" : "s"));
+    os << " (" << llvm::join(rounds, ", ") << " per row";
+  } else if (prediction.bound == "bandwidth") {
+    os << llvm::formatv(" ({0} of the SMs busy, {1} CTA{2} per SM, limited "
+                        "by {3}",
+                        prediction.activeSMs, plan.ctasPerSM,
+                        plan.ctasPerSM == 1 ? "" : "s",
+                        stringifyOccupancyLimit(plan.occupancyLimit));
+    if (plan.rereadBytesPerRow)
+      os << llvm::formatv(", {0} bytes reread per row",
+                          plan.rereadBytesPerRow);
+  } else {
+    os << llvm::formatv(" ({0:f0} operations per element",
+                        plan.opsPerElement);
+  }
+  os << llvm::formatv("; {0} wave{1} of {2} cluster{3})", prediction.waves,
+                      prediction.waves == 1 ? "" : "s",
+                      prediction.activeClusters,
+                      prediction.activeClusters == 1 ? "" : "s");
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Candidates
+//===----------------------------------------------------------------------===//
+
+/// The most values a thread keeps live across a row (registers staging)
+/// before the candidate is dropped: more leaves too few CTAs per SM.
+static constexpr int64_t kMaxStagedValues = 64;
+
+/// The candidates of `op` with `onlyCluster` CTAs (any when 0). Relaxed,
+/// for a forced cluster size that no strict candidate has: 32-thread CTAs,
+/// idle threads and CTAs of the cluster are allowed.
+static std::vector<KernelPlan> enumerate(RowwiseOp op,
+                                         const TargetInfo &target,
+                                         unsigned onlyCluster, bool relaxed) {
+  MLIRContext *ctx = op.getContext();
+  int64_t n = op.getRowLength();
+  int64_t vector = getVectorWidth(op, target);
+  bool columnSums = !op.getColumnSumOutputs().empty();
+  std::vector<KernelPlan> plans;
+  auto add = [&](int64_t cluster, int64_t threads, int64_t elems, int64_t rows,
+                 Staging staging) -> bool {
+    if (threads > target.maxThreadsPerCta)
+      return false;
+    // Valid by construction: whole warps per row, rows > 1 only on one CTA.
+    auto tiling = TilingAttr::get(ctx, cluster, threads, vector, elems, rows,
+                                  staging);
+    std::optional<KernelPlan> plan = buildPlan(op, tiling, target);
+    if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues)
+      return false;
+    for (const KernelPlan &known : plans)
+      if (known.tiling == tiling)
+        return false;
+    plans.push_back(std::move(*plan));
+    return true;
+  };
+
+  SmallVector<int64_t> ctaSizes = {64, 128, 256, 512, 1024};
+  if (relaxed)
+    ctaSizes.insert(ctaSizes.begin(), 32);
+  for (int64_t cluster : {1, 2, 4, 8, 16}) {
+    if (cluster > target.maxClusterSize ||
+        (onlyCluster && cluster != int64_t(onlyCluster)))
+      continue;
+    int64_t perCta = llvm::divideCeil(n, cluster);
+    // The slice in registers, at every CTA size where every CTA of the
+    // cluster and more than half of its threads get part of the row.
+    bool registers = false;
+    for (int64_t threads : ctaSizes) {
+      int64_t elems =
+          llvm::alignTo(llvm::divideCeil(perCta, threads), vector);
+      if (!relaxed && threads * elems * (cluster - 1) >= n)
+        continue;
+      if (!relaxed && threads > 64 && threads * elems >= 2 * perCta)
+        continue;
+      registers |= add(cluster, threads, elems, 1, Staging::Registers);
+    }
+    // Short rows: several rows per CTA, 32 to 128 threads on each.
+    if (cluster == 1 && !columnSums) {
+      for (int64_t perRow : {32, 64, 128}) {
+        int64_t elems = llvm::alignTo(llvm::divideCeil(n, perRow), vector);
+        if (perRow > 32 && perRow * elems >= 2 * n)
+          continue;
+        for (int64_t rows : {2, 4, 8, 16})
+          if (rows * perRow >= 128)
+            add(cluster, rows * perRow, elems, rows, Staging::Registers);
+      }
+    }
+    // Sweeps over a slice too long for registers: up to 1024 threads, each
+    // with up to four vectors of each input in flight.
+    int64_t inputs = op.getInputs().size();
+    int64_t elems = std::max<int64_t>(
+        vector, std::min<int64_t>(4 * vector, 16 / inputs) / vector * vector);
+    int64_t threads = std::min<int64_t>(
+        target.maxThreadsPerCta,
+        llvm::alignTo(llvm::divideCeil(perCta, elems), target.warpSize));
+    int64_t sweeps = llvm::divideCeil(perCta, threads * elems);
+    if (sweeps >= 2 || !registers) {
+      add(cluster, threads, elems, 1, Staging::Shared);
+      add(cluster, threads, elems, 1, Staging::Reread);
+    }
+  }
+  return plans;
+}
+
+std::vector<KernelPlan> mlir::credit::enumerateCandidates(
+    RowwiseOp op, const TargetInfo &target, unsigned onlyCluster) {
+  std::vector<KernelPlan> plans =
+      enumerate(op, target, onlyCluster, /*relaxed=*/false);
+  if (plans.empty() && onlyCluster)
+    plans = enumerate(op, target, onlyCluster, /*relaxed=*/true);
+  return plans;
+}
+
+//===----------------------------------------------------------------------===//
+// Choices
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::credit::getRowBlocks(RowwiseOp op) {
+  for (Value output : op.getColumnSumOutputs()) {
+    int64_t blocks = cast<ShapedType>(output.getType()).getDimSize(0);
+    if (!ShapedType::isDynamic(blocks))
+      return blocks;
+  }
+  return 64;
+}
+
+int64_t mlir::credit::getRepresentativeRows(RowwiseOp op, int64_t fallback) {
+  int64_t rows = cast<ShapedType>(op.getInputs().front().getType()).getDimSize(0);
+  return ShapedType::isDynamic(rows) || rows < 1 ? fallback : rows;
+}
+
+CostReport mlir::credit::evaluateCandidates(RowwiseOp op,
+                                            const TargetInfo &target,
+                                            const ChipProfile &profile,
+                                            int64_t rows, unsigned cluster) {
+  CostReport report;
+  report.rows = rows;
+  int64_t blocks = getRowBlocks(op);
+  for (KernelPlan &plan : enumerateCandidates(op, target, cluster)) {
+    Prediction prediction = predict(plan, rows, profile, blocks);
+    report.candidates.push_back({std::move(plan), prediction});
+  }
+  llvm::stable_sort(report.candidates,
+                    [](const Candidate &a, const Candidate &b) {
+                      return a.prediction.micros < b.prediction.micros;
+                    });
+  for (const Candidate &candidate : report.candidates) {
+    const Candidate *&best =
+        candidate.plan.cluster == 1 ? report.bestSingle : report.bestCluster;
+    if (!best)
+      best = &candidate;
+  }
+  return report;
+}
+
+SmallVector<Variant> mlir::credit::chooseVariants(RowwiseOp op,
+                                                  const TargetInfo &target,
+                                                  const ChipProfile &profile,
+                                                  unsigned cluster,
+                                                  unsigned maxVariants) {
+  std::vector<KernelPlan> plans = enumerateCandidates(op, target, cluster);
+  if (plans.empty())
+    return {};
+  int64_t blocks = getRowBlocks(op);
+  // Row counts 1, 2, 3, 4, 6, 8, 12, ... 2^20: the model's time is a step
+  // function of M whose steps (waves) are this coarse or finer.
+  SmallVector<int64_t> grid;
+  for (int64_t power = 1; power <= (int64_t(1) << 20); power *= 2) {
+    grid.push_back(power);
+    if (power >= 2 && power < (int64_t(1) << 20))
+      grid.push_back(power + power / 2);
+  }
+  // times[g][c]: candidate c at grid point g.
+  SmallVector<SmallVector<double>> times;
+  for (int64_t rows : grid) {
+    SmallVector<double> row;
+    for (const KernelPlan &plan : plans)
+      row.push_back(predict(plan, rows, profile, blocks).micros);
+    times.push_back(std::move(row));
+  }
+  auto bestOf = [&](ArrayRef<double> row, ArrayRef<size_t> allowed) {
+    size_t best = allowed.front();
+    for (size_t c : allowed)
+      if (row[c] < row[best])
+        best = c;
+    return best;
+  };
+  SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, plans.size()));
+  // Keep the winners that save the most (total time over the grid relative
+  // to the best), at most maxVariants of them.
+  SmallVector<size_t> kept;
+  while (kept.size() < maxVariants) {
+    std::optional<size_t> pick;
+    double pickCost = 0;
+    for (size_t c : all) {
+      if (llvm::is_contained(kept, c))
+        continue;
+      SmallVector<size_t> trial = kept;
+      trial.push_back(c);
+      double cost = 0;
+      for (ArrayRef<double> row : times)
+        cost += std::log(row[bestOf(row, trial)] / row[bestOf(row, all)]);
+      if (!pick || cost < pickCost - 1e-12) {
+        pick = c;
+        pickCost = cost;
+      }
+    }
+    if (!pick)
+      break;
+    // Stop when another variant would save less than 1% anywhere.
+    if (!kept.empty()) {
+      bool helps = false;
+      for (ArrayRef<double> row : times)
+        helps |= row[*pick] < 0.99 * row[bestOf(row, kept)];
+      if (!helps)
+        break;
+    }
+    kept.push_back(*pick);
+  }
+  // Contiguous ranges of grid points with the same choice; a range starts
+  // at the grid point where its tiling first wins by more than 3% (waves
+  // make close candidates trade places from one M to the next).
+  SmallVector<Variant> variants;
+  size_t current = 0;
+  for (auto [g, rows] : llvm::enumerate(grid)) {
+    size_t best = bestOf(times[g], kept);
+    if (!variants.empty() &&
+        (best == current || times[g][current] <= 1.03 * times[g][best]))
+      continue;
+    current = best;
+    TilingAttr tiling = plans[best].tiling;
+    if (!variants.empty())
+      variants.back().maxRows = rows - 1;
+    variants.push_back({tiling, variants.empty() ? 1 : rows, 0});
+  }
+  return variants;
+}

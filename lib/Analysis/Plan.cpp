@@ -1,0 +1,432 @@
+//===- Plan.cpp - what a tiling of a credit.rowwise op costs --------------===//
+//
+// Part of the CREDIT project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Analysis/Plan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::credit;
+
+StringRef mlir::credit::stringifyGridPolicy(GridPolicy policy) {
+  switch (policy) {
+  case GridPolicy::RowGroupPerCluster:
+    return "row_group_per_cluster";
+  case GridPolicy::OneWave:
+    return "one_wave";
+  case GridPolicy::RowBlocks:
+    return "row_blocks";
+  }
+  llvm_unreachable("unknown grid policy");
+}
+
+StringRef mlir::credit::stringifyOccupancyLimit(OccupancyLimit limit) {
+  switch (limit) {
+  case OccupancyLimit::Threads:
+    return "threads";
+  case OccupancyLimit::Registers:
+    return "registers";
+  case OccupancyLimit::SharedMemory:
+    return "shared memory";
+  case OccupancyLimit::CtaSlots:
+    return "CTA slots";
+  }
+  llvm_unreachable("unknown occupancy limit");
+}
+
+static int64_t elementBytes(Value operand) {
+  return llvm::divideCeil(
+      cast<ShapedType>(operand.getType()).getElementTypeBitWidth(), 8);
+}
+
+static int64_t sumElementBytes(ValueRange operands) {
+  int64_t bytes = 0;
+  for (Value operand : operands)
+    bytes += elementBytes(operand);
+  return bytes;
+}
+
+unsigned mlir::credit::getVectorWidth(RowwiseOp op,
+                                      const TargetInfo &target) {
+  int64_t widest = 1;
+  for (Value value : llvm::concat<Value>(op.getInputs(), op.getBroadcasts(),
+                                         op.getOutputs()))
+    widest = std::max(widest, elementBytes(value));
+  unsigned vector = std::max<int64_t>(1, target.maxAccessBytes / widest);
+  while (vector > 1 && op.getRowLength() % vector != 0)
+    vector /= 2;
+  return vector;
+}
+
+//===----------------------------------------------------------------------===//
+// Element arithmetic
+//===----------------------------------------------------------------------===//
+
+/// Cost of `op` in simple-op units (an f32 add is 1) when it runs per
+/// element.
+static double getOpWeight(Operation *op) {
+  return llvm::TypeSwitch<Operation *, double>(op)
+      .Case<arith::ConstantOp>([](auto) { return 0.0; })
+      .Case<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
+            math::Log1pOp, math::ExpM1Op>([](auto) { return 4.0; })
+      .Case<math::RsqrtOp, math::SqrtOp>([](auto) { return 4.0; })
+      .Case<arith::DivFOp, arith::RemFOp>([](auto) { return 10.0; })
+      .Case<math::TanhOp, math::ErfOp, math::SinOp, math::CosOp, math::PowFOp>(
+          [](auto) { return 12.0; })
+      .Case<arith::FPToSIOp, arith::FPToUIOp, arith::SIToFPOp,
+            arith::UIToFPOp>([](auto) { return 2.0; })
+      .Default([](Operation *op) {
+        // 64-bit integer work takes two instructions per element.
+        for (Type type : op->getOperandTypes())
+          if (type.isInteger(64) || type.isIndex())
+            return 2.0;
+        return 1.0;
+      });
+}
+
+/// Ops per element of `region` whose values depend on the element (the
+/// column index, row or broadcast elements: the first `elementArgs`
+/// arguments); row-uniform ones are computed once per row.
+static double getElementOps(Region &region, unsigned elementArgs) {
+  if (region.empty())
+    return 0;
+  Block &block = region.front();
+  llvm::DenseSet<Value> perElement;
+  for (unsigned i = 0; i < elementArgs && i < block.getNumArguments(); ++i)
+    perElement.insert(block.getArgument(i));
+  double ops = 0;
+  for (Operation &op : block.without_terminator()) {
+    if (llvm::none_of(op.getOperands(),
+                      [&](Value v) { return perElement.contains(v); }))
+      continue;
+    perElement.insert(op.result_begin(), op.result_end());
+    ops += getOpWeight(&op);
+  }
+  return ops;
+}
+
+/// Per-element values that a later region (a stage or the epilogue)
+/// computes exactly as an earlier stage did and then uses: the kernel
+/// computes them once, so they stay live across the reductions between. A
+/// value's identity is its computation in terms of region argument
+/// positions, which mean the same in every region (column index, row and
+/// broadcast elements, scalars, earlier results). The most such values any
+/// region carries in.
+static int64_t countCarriedValues(RowwiseOp op, unsigned elementArgs) {
+  SmallVector<Region *> regions;
+  for (Region &stage : op.getStages())
+    regions.push_back(&stage);
+  if (!op.getEpilogue().empty())
+    regions.push_back(&op.getEpilogue());
+  llvm::StringSet<> earlier;
+  int64_t most = 0;
+  for (Region *region : regions) {
+    if (region->empty())
+      continue;
+    Block &block = region->front();
+    llvm::DenseMap<Value, std::string> names;
+    llvm::DenseSet<Value> perElement;
+    for (BlockArgument arg : block.getArguments()) {
+      names[arg] = "%" + std::to_string(arg.getArgNumber());
+      if (arg.getArgNumber() < elementArgs)
+        perElement.insert(arg);
+    }
+    llvm::DenseSet<Value> shared;
+    SmallVector<std::string> computed;
+    for (Operation &op : block.without_terminator()) {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << op.getName() << op.getAttrDictionary() << "(";
+      bool element = false;
+      for (Value operand : op.getOperands()) {
+        os << names.lookup(operand) << ",";
+        element |= perElement.contains(operand);
+      }
+      os << ")";
+      for (OpResult result : op.getResults()) {
+        names[result] = name + "#" + std::to_string(result.getResultNumber());
+        if (!element)
+          continue;
+        perElement.insert(result);
+        if (earlier.contains(names[result]))
+          shared.insert(result);
+        else
+          computed.push_back(names[result]);
+      }
+    }
+    // Shared values used by something the region computes anew.
+    int64_t carried = 0;
+    for (Value value : shared)
+      carried += llvm::any_of(value.getUsers(), [&](Operation *user) {
+        return llvm::none_of(user->getResults(),
+                             [&](Value r) { return shared.contains(r); });
+      });
+    most = std::max(most, carried);
+    for (const std::string &name : computed)
+      earlier.insert(name);
+  }
+  return most;
+}
+
+/// Whether argument `index` of `region` has a use.
+static bool isUsed(Region &region, unsigned index) {
+  return !region.empty() && index < region.getNumArguments() &&
+         !region.getArgument(index).use_empty();
+}
+
+//===----------------------------------------------------------------------===//
+// buildPlan
+//===----------------------------------------------------------------------===//
+
+/// Registers per thread, estimated from what a thread keeps live: a fixed
+/// part, a 64-bit address per pointer operand, some per vector access, and
+/// per element of its slice the staged row and broadcast values (held in
+/// f32), column sums, values carried from one stage to a later region, and
+/// 64-bit column indices where a region uses them. The coefficients are a
+/// least-squares fit to ptxas -v over the 2604 candidate kernels of the
+/// cost-model evaluation (benchmarks/COSTMODEL.md): residuals -21..+13 at
+/// p5..p95.
+static int64_t estimateRegisters(const KernelPlan &plan) {
+  double pointers = plan.numInputs + plan.numBroadcasts + plan.numScalars +
+                    plan.numOutputs + plan.numScalarOutputs +
+                    plan.numColumnSums;
+  double perElement;
+  if (plan.staging == Staging::Registers)
+    perElement = 1.0 * plan.numInputs + 1.1 * plan.numBroadcasts +
+                 1.7 * plan.numColumnSums + 0.13 * plan.carriedValues +
+                 1.6 * plan.indexValues;
+  else
+    perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
+  return static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
+                                          0.37 * plan.chunks +
+                                          plan.elems * perElement));
+}
+
+std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
+                                                  TilingAttr tiling,
+                                                  const TargetInfo &target,
+                                                  std::string *whyNot) {
+  auto fail = [&](const Twine &reason) -> std::optional<KernelPlan> {
+    if (whyNot)
+      *whyNot = reason.str();
+    return std::nullopt;
+  };
+
+  KernelPlan plan;
+  plan.tiling = tiling;
+  plan.n = op.getRowLength();
+  plan.cluster = tiling.getCluster();
+  plan.threads = tiling.getThreads();
+  plan.vector = tiling.getVector();
+  plan.elems = tiling.getElems();
+  plan.rows = tiling.getRows();
+  plan.staging = tiling.getStaging();
+  plan.threadsPerRow = tiling.getThreadsPerRow();
+  plan.warps = llvm::divideCeil(plan.threads, target.warpSize);
+  plan.chunks = plan.elems / plan.vector;
+  plan.numStages = op.getNumStages();
+  plan.stageWidth = op.getMaxStageWidth();
+  plan.numInputs = op.getInputs().size();
+  plan.numBroadcasts = op.getBroadcasts().size();
+  plan.numScalars = op.getScalars().size();
+  plan.numOutputs = op.getOutputs().size();
+  plan.numScalarOutputs = op.getScalarOutputs().size();
+  plan.numColumnSums = op.getColumnSumOutputs().size();
+  plan.inputBytesPerColumn = sumElementBytes(op.getInputs());
+  plan.outputBytesPerColumn = sumElementBytes(op.getOutputs());
+  plan.broadcastBytesPerColumn = sumElementBytes(op.getBroadcasts());
+  for (Value value : llvm::concat<Value>(op.getInputs(), op.getBroadcasts(),
+                                         op.getOutputs()))
+    plan.widestElementBytes =
+        std::max(plan.widestElementBytes, elementBytes(value));
+
+  // What the chip allows.
+  if (plan.cluster > target.maxClusterSize)
+    return fail(llvm::formatv("a cluster of {0} CTAs is larger than {1} "
+                              "supports ({2})",
+                              plan.cluster, target.chip,
+                              target.maxClusterSize));
+  if (plan.threads > target.maxThreadsPerCta)
+    return fail(llvm::formatv("{0} threads per CTA are more than {1} allows "
+                              "({2})",
+                              plan.threads, target.chip,
+                              target.maxThreadsPerCta));
+  if (plan.vector * plan.widestElementBytes > target.maxAccessBytes)
+    return fail(llvm::formatv("vector width {0} makes {1}-byte accesses, "
+                              "wider than {2} bytes",
+                              plan.vector,
+                              plan.vector * plan.widestElementBytes,
+                              target.maxAccessBytes));
+  if (plan.n % plan.vector != 0)
+    return fail(llvm::formatv("N = {0} is not a multiple of the vector width "
+                              "{1}",
+                              plan.n, plan.vector));
+  if (plan.chunks > kMaxChunksPerSweep)
+    return fail(llvm::formatv("each thread would make elems / vector = {0} "
+                              "vector accesses per sweep, more than the {1} "
+                              "the emitter unrolls",
+                              plan.chunks, kMaxChunksPerSweep));
+
+  // What each CTA covers.
+  plan.slice = tiling.getSliceLength(plan.n);
+  plan.sweeps = tiling.getNumSweeps(plan.n);
+  if (plan.slice * plan.cluster < plan.n)
+    return fail(llvm::formatv("the tiling covers {0} elements of a row, but "
+                              "N = {1}",
+                              plan.slice * plan.cluster, plan.n));
+
+  // Shared memory.
+  int64_t perStage = 2 * plan.numStages * plan.stageWidth;
+  if (plan.threadsPerRow > target.warpSize)
+    plan.blockScratchFloats = perStage * plan.warps;
+  if (plan.cluster > 1)
+    plan.clusterScratchFloats = perStage * plan.cluster;
+  plan.staticSharedBytes =
+      4 * (plan.blockScratchFloats + plan.clusterScratchFloats);
+  if (plan.staging == Staging::Shared) {
+    for (Value input : op.getInputs()) {
+      plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
+      plan.dynamicSharedBytes +=
+          llvm::alignTo(plan.rows * plan.slice * elementBytes(input), 16);
+    }
+  }
+  int64_t shared = plan.staticSharedBytes + plan.dynamicSharedBytes;
+  if (shared > target.maxSharedMemoryPerCta)
+    return fail(llvm::formatv("the tiling needs {0} bytes of shared memory "
+                              "per CTA, more than the {1} a CTA can have on "
+                              "{2}",
+                              shared, target.maxSharedMemoryPerCta,
+                              target.chip));
+
+  // Traffic per row. Regions read a row input (with rereads) or a broadcast
+  // input (without registers staging) only where they use it.
+  SmallVector<Region *> regions;
+  for (Region &stage : op.getStages())
+    regions.push_back(&stage);
+  if (!op.getEpilogue().empty())
+    regions.push_back(&op.getEpilogue());
+  int64_t scalarBytes = sumElementBytes(op.getScalars()) +
+                        sumElementBytes(op.getScalarOutputs());
+  plan.compulsoryBytesPerRow =
+      plan.n * (plan.inputBytesPerColumn + plan.outputBytesPerColumn) +
+      scalarBytes;
+  int64_t readingRegions = 0;
+  for (Region *region : regions) {
+    bool readsRow = false;
+    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+      if (!isUsed(*region, 1 + i))
+        continue;
+      readsRow = true;
+      if (plan.staging == Staging::Reread)
+        plan.rereadBytesPerRow += plan.n * elementBytes(input);
+    }
+    readingRegions += readsRow;
+    for (auto [i, input] : llvm::enumerate(op.getBroadcasts()))
+      if (plan.staging != Staging::Registers &&
+          isUsed(*region, 1 + plan.numInputs + i))
+        plan.broadcastBytesPerRow += plan.n * elementBytes(input);
+  }
+  if (plan.staging == Staging::Reread)
+    plan.rereadBytesPerRow = std::max<int64_t>(
+        0, plan.rereadBytesPerRow - plan.n * plan.inputBytesPerColumn);
+  if (plan.cluster > 1) {
+    plan.exchangeRounds = plan.numStages;
+    for (unsigned stage = 0; stage < plan.numStages; ++stage)
+      plan.dsmemBytesPerRow += plan.cluster * plan.cluster * 4 *
+                               op.getStageCombiners(stage).size();
+  }
+  if (plan.threadsPerRow > target.warpSize)
+    plan.blockRounds = plan.numStages;
+  switch (plan.staging) {
+  case Staging::Registers:
+    plan.loadRounds = 1;
+    break;
+  case Staging::Shared:
+    plan.loadRounds = plan.sweeps;
+    break;
+  case Staging::Reread:
+    plan.loadRounds = plan.sweeps * std::max<int64_t>(1, readingRegions);
+    break;
+  }
+  plan.bytesInFlightPerThread = plan.elems * plan.inputBytesPerColumn;
+
+  unsigned elementArgs = 1 + plan.numInputs + plan.numBroadcasts;
+  plan.carriedValues = countCarriedValues(op, elementArgs);
+  for (Region *region : regions)
+    plan.indexValues = std::max<int64_t>(plan.indexValues, isUsed(*region, 0));
+  for (Value input : op.getInputs())
+    plan.inputWordsPerColumn += elementBytes(input) / 4.0;
+  for (Value input : op.getBroadcasts())
+    plan.broadcastWordsPerColumn += elementBytes(input) / 4.0;
+
+  // Arithmetic: the regions' per-element ops, one combine per reduced
+  // value, and a conversion per loaded input and stored output.
+  for (Region *region : regions)
+    plan.opsPerElement += getElementOps(*region, elementArgs);
+  for (unsigned stage = 0; stage < plan.numStages; ++stage)
+    plan.opsPerElement += op.getStageCombiners(stage).size();
+  plan.opsPerElement += plan.numInputs + plan.numOutputs + plan.numColumnSums;
+
+  // Registers and occupancy.
+  if (plan.staging == Staging::Registers)
+    plan.stagedValues =
+        plan.elems * (plan.numInputs + plan.numBroadcasts + plan.numColumnSums);
+  // ptxas keeps a CTA of `threads` threads launchable (the kernel declares
+  // its block size), spilling whatever does not fit.
+  int64_t cap = std::min(
+      target.maxRegistersPerThread,
+      target.registersPerSM / (plan.warps * target.warpSize) /
+          target.registerGranularity * target.registerGranularity);
+  int64_t wanted = estimateRegisters(plan);
+  plan.expectSpills = wanted > cap;
+  plan.estimatedRegisters = std::min(wanted, cap);
+  int64_t allocated =
+      llvm::alignTo(plan.estimatedRegisters, target.registerGranularity);
+  int64_t byThreads = target.maxThreadsPerSM / plan.threads;
+  int64_t byRegisters = target.registersPerSM /
+                        (allocated * plan.warps * target.warpSize);
+  int64_t byShared = target.sharedMemoryPerSM /
+                     (shared + target.reservedSharedMemoryPerCta);
+  plan.ctasPerSM = target.maxCtasPerSM;
+  plan.occupancyLimit = OccupancyLimit::CtaSlots;
+  auto limit = [&](int64_t count, OccupancyLimit why) {
+    if (count < plan.ctasPerSM) {
+      plan.ctasPerSM = count;
+      plan.occupancyLimit = why;
+    }
+  };
+  limit(byThreads, OccupancyLimit::Threads);
+  limit(byRegisters, OccupancyLimit::Registers);
+  limit(byShared, OccupancyLimit::SharedMemory);
+  if (plan.ctasPerSM < 1)
+    return fail(llvm::formatv("no CTA of {0} threads with an estimated {1} "
+                              "registers each and {2} bytes of shared memory "
+                              "fits on an SM of {3}",
+                              plan.threads, plan.estimatedRegisters, shared,
+                              target.chip));
+  plan.occupancy = double(plan.ctasPerSM * plan.warps) /
+                   double(target.maxThreadsPerSM / target.warpSize);
+  plan.coResidentClusters =
+      target.getMaxActiveClusters(plan.cluster, plan.ctasPerSM);
+  if (plan.coResidentClusters < 1)
+    return fail(llvm::formatv("no cluster of {0} CTAs with {1} CTAs per SM "
+                              "fits on the GPU at once",
+                              plan.cluster, plan.ctasPerSM));
+
+  if (plan.numColumnSums)
+    plan.grid = GridPolicy::RowBlocks;
+  else if (plan.cluster == 1)
+    plan.grid = GridPolicy::RowGroupPerCluster;
+  else
+    plan.grid = GridPolicy::OneWave;
+  return plan;
+}

@@ -1,0 +1,307 @@
+//===- ClusterTiling.cpp - credit.rowwise to cluster kernels --------------===//
+//
+// Part of the CREDIT project.
+//
+// Outlines each tiled credit.rowwise op into a gpu.func kernel in which a row
+// is split across the CTAs of a cluster. Each CTA keeps its slice on chip
+// (or rereads it), reduces it stage by stage with credit.block_reduce and
+// credit.cluster_reduce, and reuses it in the epilogue. What is built is
+// the op's KernelPlan; the barrier discipline is described in
+// ReductionSchedule.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "Credit/Analysis/Profile.h"
+#include "Credit/Dialect/CreditOps.h"
+#include "Credit/Transforms/ElementwiseCloning.h"
+#include "Credit/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir {
+namespace credit {
+#define GEN_PASS_DEF_CREDITCLUSTERTILING
+#include "Credit/Transforms/Passes.h.inc"
+} // namespace credit
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::credit;
+using namespace mlir::credit::detail;
+
+//===----------------------------------------------------------------------===//
+// Rows: their state, epilogue and finalize
+//===----------------------------------------------------------------------===//
+
+RowState KernelEmitter::beginRow(Value rowBase) {
+  RowState state;
+  state.row = plan.rows > 1 ? add(rowBase, rowInCta) : rowBase;
+  if (plan.rows > 1)
+    state.rowValid = cmp(arith::CmpIPredicate::ult, state.row, rowEnd);
+  state.first = cmp(arith::CmpIPredicate::eq, rowBase, rowBegin);
+  Value iteration = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, rowBase, rowBegin),
+      index(plan.rows));
+  state.parity = arith::RemUIOp::create(b, loc, iteration, index(2));
+
+  // Rows past the end read row 0 instead, and store nothing.
+  Value safeRow = state.rowValid
+                      ? Value(arith::SelectOp::create(b, loc, state.rowValid,
+                                                      state.row, index(0)))
+                      : state.row;
+  for (auto [view, operand] : llvm::zip(scalarViews, op.getScalars())) {
+    Value value = memref::LoadOp::create(b, loc, view, ValueRange{safeRow});
+    Type element = elementTypeOf(operand);
+    if (isa<FloatType>(element) && !element.isF32())
+      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    state.scalars.push_back(value);
+  }
+  for (Value stride : inputStrides)
+    state.inputOffsets.push_back(mul(safeRow, stride));
+  for (Value stride : outputStrides)
+    state.outputOffsets.push_back(mul(state.row, stride));
+  loadRowRegisters(state);
+  return state;
+}
+
+SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
+                                               ValueRange results,
+                                               ValueRange columnSums) {
+  if (op.getEpilogue().empty())
+    return llvm::to_vector(columnSums);
+  Block &block = op.getEpilogue().front();
+  return forEachSweep(columnSums, [&](Value sweep, SmallVector<Value> sums) {
+    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+      ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+      SmallVector<Value> args =
+          getElementArgs(block, state, chunk, pos, plan.numStages, results);
+      SmallVector<Value> values = cloneElementwise(b, block, args);
+      for (auto [o, output] : llvm::enumerate(op.getOutputs())) {
+        Type element = elementTypeOf(output);
+        Value value = values[o];
+        if (!isa<VectorType>(value.getType()))
+          value = vector::BroadcastOp::create(b, loc, vectorOf(value.getType()),
+                                              value);
+        if (isa<FloatType>(element) && !element.isF32())
+          value = arith::TruncFOp::create(b, loc, vectorOf(element), value);
+        storeVector(value, outputViews[o],
+                    add(state.outputOffsets[o], pos.column), pos.valid);
+      }
+      for (unsigned q = 0; q < plan.numColumnSums; ++q)
+        accumulateColumnSum(state, q, chunk, pos, values[plan.numOutputs + q],
+                            sums);
+    }
+    return sums;
+  });
+}
+
+void KernelEmitter::emitFinalize(RowState &state, ValueRange results) {
+  if (op.getFinalize().empty())
+    return;
+  SmallVector<Value> args = llvm::to_vector(state.scalars);
+  llvm::append_range(args, results);
+  SmallVector<Value> values =
+      cloneElementwise(b, op.getFinalize().front(), args);
+  // One thread per row writes the row's scalar outputs.
+  Value writer = andOf(cmp(arith::CmpIPredicate::eq, threadInRow, index(0)),
+                       state.rowValid);
+  if (plan.cluster > 1)
+    writer = andOf(writer, cmp(arith::CmpIPredicate::eq, rank, index(0)));
+  emitIf(writer, [&] {
+    for (auto [i, output] : llvm::enumerate(op.getScalarOutputs())) {
+      Type element = elementTypeOf(output);
+      Value value = values[i];
+      if (isa<FloatType>(element) && !element.isF32())
+        value = arith::TruncFOp::create(b, loc, element, value);
+      memref::StoreOp::create(b, loc, value, scalarOutputViews[i],
+                              ValueRange{state.row});
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToEnd(&entry);
+  bindScratch();
+  bindParameters(entry);
+
+  // Thread coordinates and the cluster's rows.
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  threadInRow = arith::RemUIOp::create(b, loc, tid, index(plan.threadsPerRow));
+  rowInCta = arith::DivUIOp::create(b, loc, tid, index(plan.threadsPerRow));
+  rank = plan.cluster > 1
+             ? Value(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x))
+             : index(0);
+  clusterIndex = arith::DivUIOp::create(b, loc, blockId, index(plan.cluster));
+  sliceBase = mul(rank, index(plan.slice));
+  rowBegin = mul(clusterIndex, rowsPerCluster);
+  rowEnd = arith::MinUIOp::create(b, loc, add(rowBegin, rowsPerCluster), m);
+
+  createOperandViews();
+  createStagedViews();
+  emitClusterStart();
+  loadBroadcastRegisters();
+
+  auto rowLoop = scf::ForOp::create(
+      b, loc, rowBegin, rowEnd, index(plan.rows), getInitialColumnSums(),
+      [&](OpBuilder &builder, Location l, Value rowBase, ValueRange sums) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(builder.getInsertionBlock(),
+                            builder.getInsertionPoint());
+        RowState state = beginRow(rowBase);
+        SmallVector<Value> results;
+        for (unsigned stage = 0; stage < plan.numStages; ++stage)
+          llvm::append_range(results, emitStage(stage, state, results));
+        SmallVector<Value> nextSums = emitEpilogue(state, results, sums);
+        emitFinalize(state, results);
+        scf::YieldOp::create(b, loc, nextSums);
+      });
+
+  finishColumnSums(rowLoop.getResults());
+  emitClusterEnd();
+  gpu::ReturnOp::create(b, loc);
+}
+
+gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
+  MLIRContext *ctx = op.getContext();
+  b.setInsertionPointToEnd(module.getBody());
+  gpuModule = gpu::GPUModuleOp::create(b, loc, name);
+  b.setInsertionPointToStart(gpuModule.getBody());
+  createScratch();
+
+  createParameters();
+  SmallVector<Type> argTypes;
+  for (const KernelParam &param : params)
+    argTypes.push_back(param.kind == "ptr"
+                           ? Type(LLVM::LLVMPointerType::get(ctx, 1))
+                           : Type(b.getI64Type()));
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(plan.threads), 1, 1}));
+  func.setKnownClusterSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(plan.cluster), 1, 1}));
+  emitBody(func);
+  return gpuModule;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// A symbol for the kernel of `op` under `plan`: workload, input type, N
+/// and the tiling (cluster, threads, elements per thread, rows per CTA when
+/// more than one, staging when not registers).
+static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
+  std::string workload = op.getWorkload().value_or("rowwise").str();
+  for (char &c : workload)
+    if (!llvm::isAlnum(c))
+      c = '_';
+  Type element =
+      cast<ShapedType>(op.getInputs().front().getType()).getElementType();
+  std::string name =
+      llvm::formatv("{0}_{1}_n{2}_c{3}t{4}e{5}", workload,
+                    stringifyType(element), plan.n, plan.cluster, plan.threads,
+                    plan.elems)
+          .str();
+  if (plan.rows > 1)
+    name += llvm::formatv("r{0}", plan.rows).str();
+  if (plan.staging != Staging::Registers)
+    name += "_" + stringifyStaging(plan.staging).str();
+  return name;
+}
+
+/// The row counts `op` uses `tiling` for.
+static SmallVector<std::pair<int64_t, int64_t>> getRowRanges(RowwiseOp op,
+                                                             TilingAttr tiling) {
+  std::optional<ArrayAttr> variants = op.getVariants();
+  if (!variants)
+    return {{1, 0}};
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (Attribute attr : *variants) {
+    auto variant = cast<VariantAttr>(attr);
+    if (variant.getTiling() == tiling)
+      ranges.push_back({variant.getMinRows(), variant.getMaxRows()});
+  }
+  return ranges;
+}
+
+namespace {
+struct ClusterTilingPass
+    : public credit::impl::CreditClusterTilingBase<ClusterTilingPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    std::optional<TargetInfo> target = loadTarget(chip, profile, &error);
+    if (!target) {
+      module.emitError() << "credit-cluster-tiling: " << error;
+      return signalPassFailure();
+    }
+    SmallVector<RowwiseOp> ops;
+    module.walk([&](RowwiseOp op) { ops.push_back(op); });
+
+    SymbolTable symbols(module);
+    SmallVector<NamedAttribute> manifests;
+    if (auto existing = module->getAttrOfType<DictionaryAttr>("credit.kernels"))
+      llvm::append_range(manifests, existing.getValue());
+    for (RowwiseOp op : ops) {
+      SmallVector<TilingAttr> tilings = op.getCompiledTilings();
+      if (tilings.empty()) {
+        op.emitError("credit-cluster-tiling: the op has no tiling; run "
+                     "credit-choose-tiling first");
+        return signalPassFailure();
+      }
+      SmallVector<Attribute> kernels;
+      for (TilingAttr tiling : tilings) {
+        std::string whyNot;
+        std::optional<KernelPlan> plan =
+            buildPlan(op, tiling, *target, &whyNot);
+        if (!plan) {
+          op.emitError() << "credit-cluster-tiling: cannot build " << tiling
+                         << " on " << chip << ": " << whyNot;
+          return signalPassFailure();
+        }
+        std::string base = getKernelName(op, *plan);
+        std::string name = base;
+        for (unsigned suffix = 1; symbols.lookup(name); ++suffix)
+          name = base + "_" + std::to_string(suffix);
+
+        KernelEmitter emitter(op, *plan);
+        gpu::GPUModuleOp gpuModule = emitter.emit(module, name);
+        symbols.insert(gpuModule);
+        manifests.emplace_back(
+            StringAttr::get(&getContext(), name),
+            emitter.getManifest(name, getRowRanges(op, tiling)));
+        kernels.push_back(
+            SymbolRefAttr::get(&getContext(), name,
+                               {FlatSymbolRefAttr::get(&getContext(), name)}));
+      }
+      op->setAttr("credit.kernels", ArrayAttr::get(&getContext(), kernels));
+    }
+    module->setAttr("credit.kernels",
+                    DictionaryAttr::get(&getContext(), manifests));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+
+    if (eraseHost) {
+      for (Operation &nested :
+           llvm::make_early_inc_range(module.getBody()->getOperations()))
+        if (!isa<gpu::GPUModuleOp>(nested))
+          nested.erase();
+    }
+  }
+};
+} // namespace

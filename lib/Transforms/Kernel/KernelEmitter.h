@@ -1,0 +1,235 @@
+//===- KernelEmitter.h - builds the kernel of one tiled op ------*- C++ -*-===//
+//
+// Part of the CREDIT project.
+//
+// The emitter that credit-cluster-tiling uses to turn one credit.rowwise op
+// into a gpu.func. It builds exactly what the op's KernelPlan says (shape of
+// the work, staging, scratch, synchronization), split by concern:
+//
+//   KernelABI.cpp          parameters, their binding, the manifest
+//   Staging.cpp            chunk positions, loads and stores, staged views
+//   ReductionSchedule.cpp  reduction stages, scratch, cluster barriers
+//   ColumnSums.cpp         column-sum outputs
+//   ClusterTiling.cpp      the row loop, epilogue, finalize, the pass
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CREDIT_LIB_TRANSFORMS_KERNEL_KERNELEMITTER_H
+#define CREDIT_LIB_TRANSFORMS_KERNEL_KERNELEMITTER_H
+
+#include "Credit/Analysis/Plan.h"
+#include "Credit/Dialect/CreditOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir {
+namespace credit {
+namespace detail {
+
+/// One kernel parameter, in launch order.
+struct KernelParam {
+  std::string name;
+  /// "ptr" or "i64".
+  StringRef kind;
+  /// What the runtime passes: "row_input", "row_stride", "m", ...
+  StringRef role;
+  /// For pointers, the element type of the operand.
+  Type elementType;
+  /// For pointers, the operand's shape in terms of m, n and p.
+  StringRef shape;
+};
+
+/// Where the current thread's chunk of a sweep lies.
+struct ChunkPosition {
+  /// Element offset inside the CTA's slice (and its shared-memory stage).
+  Value local;
+  /// Column of the row.
+  Value column;
+  /// Whether the chunk lies inside the row; null when that holds for every
+  /// thread.
+  Value inRange;
+  /// inRange, and the thread's row exists; null when that holds for every
+  /// thread.
+  Value valid;
+};
+
+/// The per-row values of the row loop.
+struct RowState {
+  Value row;
+  /// Null when every row group of the CTA has a row.
+  Value rowValid;
+  /// i1: this is the cluster's first row.
+  Value first;
+  /// Which of the two scratch buffers this row uses.
+  Value parity;
+  SmallVector<Value> scalars;
+  SmallVector<Value> inputOffsets;
+  SmallVector<Value> outputOffsets;
+  /// Registers staging: the loaded chunks, [input][chunk], compute type.
+  SmallVector<SmallVector<Value>> registers;
+};
+
+/// Builds the kernel of one credit.rowwise op from its plan.
+class KernelEmitter {
+public:
+  KernelEmitter(RowwiseOp op, const KernelPlan &plan)
+      : op(op), plan(plan), b(op.getContext()), loc(op.getLoc()) {}
+
+  /// Creates the gpu.module with the kernel `name` at the end of `module`.
+  gpu::GPUModuleOp emit(ModuleOp module, StringRef name);
+
+  /// The launch contract of the kernel emitted last, which the runtime
+  /// launches for the row counts in `rowRanges` ([min, max], max 0: no
+  /// bound).
+  DictionaryAttr
+  getManifest(StringRef name,
+              ArrayRef<std::pair<int64_t, int64_t>> rowRanges);
+
+private:
+  //===--- Small helpers -------------------------------------------------===//
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value toIndex(Value i64) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
+  }
+  Value mul(Value lhs, Value rhs) {
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  }
+  Value add(Value lhs, Value rhs) {
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  }
+  Value andOf(Value lhs, Value rhs) {
+    if (!lhs)
+      return rhs;
+    if (!rhs)
+      return lhs;
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  }
+  Value cmp(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+  }
+  VectorType vectorOf(Type element) {
+    return VectorType::get({plan.vector}, element);
+  }
+  Type elementTypeOf(Value operand) {
+    return cast<ShapedType>(operand.getType()).getElementType();
+  }
+  int64_t alignmentOf(Type element) {
+    return std::min<int64_t>(16,
+                             plan.vector * element.getIntOrFloatBitWidth() / 8);
+  }
+  /// Runs `body` under `condition` (always when it is null).
+  void emitIf(Value condition, function_ref<void()> body);
+
+  //===--- KernelABI.cpp -------------------------------------------------===//
+  /// Lists the parameters in launch order.
+  void createParameters();
+  /// Binds the entry block's arguments: operand pointers, row strides, m
+  /// and the rows of each cluster.
+  void bindParameters(Block &entry);
+  /// 1-D views of the operands' global memory.
+  void createOperandViews();
+
+  //===--- Staging.cpp ---------------------------------------------------===//
+  /// Views of the staged row inputs in dynamic shared memory.
+  void createStagedViews();
+  ChunkPosition getChunkPosition(Value sweep, int64_t chunk, Value rowValid);
+  /// A vector load that yields zeros where `valid` is false.
+  Value loadVector(Value view, Value index, Type element, Value valid);
+  void storeVector(Value value, Value view, Value index, Value valid);
+  /// Extends float vectors to f32.
+  Value toComputeType(Value value);
+  /// Registers staging: the broadcast inputs, once per CTA.
+  void loadBroadcastRegisters();
+  /// Registers staging: the CTA's slice of each row input.
+  void loadRowRegisters(RowState &state);
+  /// Row input `input` at `pos`, in the compute type, for stage `stage`
+  /// (`numStages` is the epilogue).
+  Value getInput(RowState &state, unsigned input, unsigned chunk,
+                 const ChunkPosition &pos, unsigned stage);
+  Value getBroadcast(unsigned input, unsigned chunk, const ChunkPosition &pos);
+  /// The arguments of an element region at `pos`.
+  SmallVector<Value> getElementArgs(Block &block, RowState &state,
+                                    unsigned chunk, const ChunkPosition &pos,
+                                    unsigned stage, ValueRange results);
+  /// Runs `body(sweep, values)` over the sweeps of the slice, threading
+  /// `values` through.
+  SmallVector<Value> forEachSweep(
+      ValueRange init,
+      function_ref<SmallVector<Value>(Value, SmallVector<Value>)> body);
+
+  //===--- ReductionSchedule.cpp -----------------------------------------===//
+  /// The block and cluster reduction scratch, as globals of `gpuModule`.
+  void createScratch();
+  /// References to the scratch from the kernel body.
+  void bindScratch();
+  /// Kernel entry: every CTA announces that it has started.
+  void emitClusterStart();
+  /// Kernel exit: a cluster that had no rows completes the start barrier.
+  void emitClusterEnd();
+  /// Reduction stage `stage` of the current row: partial values over the
+  /// slice, then the block and cluster reductions.
+  SmallVector<Value> emitStage(unsigned stage, RowState &state,
+                               ValueRange results);
+
+  //===--- ColumnSums.cpp ------------------------------------------------===//
+  /// Whether column sums are kept in registers across the cluster's rows.
+  bool columnSumsInRegisters() const {
+    return plan.staging == Staging::Registers;
+  }
+  /// The initial register column sums (zeros), [output][chunk].
+  SmallVector<Value> getInitialColumnSums();
+  /// Adds epilogue value `value` of column-sum output `q` at `pos`.
+  void accumulateColumnSum(RowState &state, unsigned q, unsigned chunk,
+                           const ChunkPosition &pos, Value value,
+                           SmallVector<Value> &sums);
+  /// After the row loop: stores register sums, or zeros for a cluster
+  /// without rows.
+  void finishColumnSums(ValueRange sums);
+
+  //===--- ClusterTiling.cpp ---------------------------------------------===//
+  void emitBody(gpu::GPUFuncOp func);
+  /// The row state of the row group starting at `rowBase`.
+  RowState beginRow(Value rowBase);
+  SmallVector<Value> emitEpilogue(RowState &state, ValueRange results,
+                                  ValueRange columnSums);
+  void emitFinalize(RowState &state, ValueRange results);
+
+  RowwiseOp op;
+  const KernelPlan &plan;
+  OpBuilder b;
+  Location loc;
+
+  SmallVector<KernelParam> params;
+  gpu::GPUModuleOp gpuModule;
+
+  // Kernel-wide values.
+  struct {
+    SmallVector<Value> inputs, broadcasts, scalars, outputs, scalarOutputs,
+        columnSums;
+  } pointers;
+  Value m, rowsPerCluster;
+  Value threadInRow, rowInCta, rank, clusterIndex, sliceBase, rowBegin, rowEnd;
+  SmallVector<Value> inputViews, inputStrides, broadcastViews, scalarViews,
+      outputViews, outputStrides, scalarOutputViews, columnSumViews;
+  SmallVector<Value> stagedViews;
+  /// Registers staging: broadcast chunks loaded once, [input][chunk].
+  SmallVector<SmallVector<Value>> broadcastRegisters;
+  memref::GlobalOp blockScratchGlobal, clusterScratchGlobal;
+  Value blockScratch, clusterScratch;
+};
+
+/// "f32", "bf16", ... for manifests and kernel names.
+StringRef stringifyType(Type type);
+
+} // namespace detail
+} // namespace credit
+} // namespace mlir
+
+#endif // CREDIT_LIB_TRANSFORMS_KERNEL_KERNELEMITTER_H

@@ -1,0 +1,147 @@
+//===- ReductionSchedule.cpp - reduction stages and their barriers --------===//
+//
+// Part of the CREDIT project.
+//
+// Each reduction stage combines per-thread partial values over the slice,
+// then across the CTA (credit.block_reduce) and across the cluster
+// (credit.cluster_reduce). All cluster synchronization is decided here.
+//
+// Barrier discipline (cluster > 1):
+//  - every thread arrives (relaxed) at a cluster barrier when it starts and
+//    waits on it before its first store into a peer's shared memory, so no
+//    CTA writes to a peer that has not started;
+//  - each cluster_reduce is a release-arrive / acquire-wait round, and the
+//    scratch it uses alternates between two buffers from row to row, so a
+//    peer can only overwrite a buffer after every CTA has read it;
+//  - stores go to peers, reads are local, and every store into a CTA's
+//    shared memory precedes that CTA's last wait: no CTA exits while a peer
+//    can still touch its shared memory. A cluster without rows completes
+//    the start barrier before it exits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "Credit/Dialect/Combiners.h"
+#include "Credit/Transforms/ElementwiseCloning.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::credit;
+using namespace mlir::credit::detail;
+
+void KernelEmitter::createScratch() {
+  // Two buffers (alternating rows) per stage; sizes come from the plan.
+  auto workgroup = gpu::AddressSpaceAttr::get(op.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto addScratch = [&](StringRef symbol, int64_t size) -> memref::GlobalOp {
+    auto type = MemRefType::get({size}, b.getF32Type(),
+                                MemRefLayoutAttrInterface(), workgroup);
+    return memref::GlobalOp::create(
+        b, loc, symbol, b.getStringAttr("private"), type, Attribute(),
+        /*constant=*/false, b.getI64IntegerAttr(16));
+  };
+  if (plan.blockScratchFloats)
+    blockScratchGlobal =
+        addScratch("credit_block_scratch", plan.blockScratchFloats);
+  if (plan.clusterScratchFloats)
+    clusterScratchGlobal =
+        addScratch("credit_cluster_scratch", plan.clusterScratchFloats);
+}
+
+void KernelEmitter::bindScratch() {
+  if (blockScratchGlobal)
+    blockScratch = memref::GetGlobalOp::create(
+        b, loc, blockScratchGlobal.getType(), blockScratchGlobal.getSymName());
+  if (clusterScratchGlobal)
+    clusterScratch = memref::GetGlobalOp::create(
+        b, loc, clusterScratchGlobal.getType(),
+        clusterScratchGlobal.getSymName());
+}
+
+void KernelEmitter::emitClusterStart() {
+  if (plan.cluster > 1)
+    NVVM::ClusterArriveRelaxedOp::create(b, loc, /*aligned=*/UnitAttr());
+}
+
+void KernelEmitter::emitClusterEnd() {
+  if (plan.cluster == 1)
+    return;
+  emitIf(cmp(arith::CmpIPredicate::uge, rowBegin, rowEnd), [&] {
+    NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+  });
+}
+
+static vector::CombiningKind toVectorKind(CombinerKind kind) {
+  switch (kind) {
+  case CombinerKind::Add:
+    return vector::CombiningKind::ADD;
+  case CombinerKind::Max:
+    return vector::CombiningKind::MAXIMUMF;
+  case CombinerKind::Min:
+    return vector::CombiningKind::MINIMUMF;
+  }
+  llvm_unreachable("unknown combiner");
+}
+
+SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
+                                            ValueRange results) {
+  SmallVector<CombinerKind> kinds = op.getStageCombiners(stage);
+  Block &block = op.getStages()[stage].front();
+  SmallVector<Value> init = llvm::map_to_vector(kinds, [&](CombinerKind kind) {
+    return createCombinerIdentity(b, loc, kind);
+  });
+
+  SmallVector<Value> partials =
+      forEachSweep(init, [&](Value sweep, SmallVector<Value> accs) {
+        for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+          ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+          SmallVector<Value> args =
+              getElementArgs(block, state, chunk, pos, stage, results);
+          SmallVector<Value> values = cloneElementwise(b, block, args);
+          for (auto [k, kind] : llvm::enumerate(kinds)) {
+            Value value = values[k];
+            if (!isa<VectorType>(value.getType()))
+              value = vector::BroadcastOp::create(
+                  b, loc, vectorOf(b.getF32Type()), value);
+            Value partial =
+                vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
+            Value combined = createCombine(b, loc, kind, accs[k], partial);
+            accs[k] = pos.valid ? arith::SelectOp::create(b, loc, pos.valid,
+                                                          combined, accs[k])
+                                : combined;
+          }
+        }
+        return accs;
+      });
+
+  // The scratch region of this stage in this row's buffer.
+  auto bufferOffset = [&](int64_t region) {
+    return mul(add(mul(state.parity, index(plan.numStages)), index(stage)),
+               index(region));
+  };
+  ArrayAttr combiners = cast<ArrayAttr>(op.getCombiners()[stage]);
+  Value blockOffset;
+  if (blockScratch)
+    blockOffset = bufferOffset(plan.warps * plan.stageWidth);
+  auto blockReduce = BlockReduceOp::create(
+      b, loc, ValueRange(partials).getTypes(), partials, blockScratch,
+      blockOffset, combiners, b.getI32IntegerAttr(plan.threadsPerRow));
+  SmallVector<Value> values(blockReduce.getResults());
+  if (plan.cluster == 1)
+    return values;
+
+  // Before the first store into a peer's shared memory, wait until every
+  // CTA of the cluster has started (the arrive was issued at kernel entry).
+  if (stage == 0)
+    emitIf(state.first, [&] {
+      NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+    });
+  auto clusterReduce = ClusterReduceOp::create(
+      b, loc, ValueRange(values).getTypes(), values, clusterScratch,
+      bufferOffset(plan.cluster * plan.stageWidth), combiners,
+      b.getI32IntegerAttr(plan.cluster));
+  return SmallVector<Value>(clusterReduce.getResults());
+}

@@ -1,0 +1,229 @@
+//===- Staging.cpp - where a CTA's slice of the row lives -----------------===//
+//
+// Part of the CREDIT project.
+//
+// Chunk positions, vector loads and stores, and the three stagings of a
+// plan: the slice in registers (loaded once per row), in shared memory
+// (loaded by the first stage, read back by the others), or reread from
+// global memory by every region that uses it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::credit;
+using namespace mlir::credit::detail;
+
+void KernelEmitter::emitIf(Value condition, function_ref<void()> body) {
+  if (!condition)
+    return body();
+  scf::IfOp::create(b, loc, condition, [&](OpBuilder &builder, Location l) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(builder.getInsertionBlock(),
+                        builder.getInsertionPoint());
+    body();
+    scf::YieldOp::create(b, l);
+  });
+}
+
+void KernelEmitter::createStagedViews() {
+  if (plan.staging != Staging::Shared)
+    return;
+  auto workgroup = gpu::AddressSpaceAttr::get(op.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  Value dynamic = DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({plan.dynamicSharedBytes}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  for (auto [input, offset] :
+       llvm::zip_equal(op.getInputs(), plan.stagedInputOffsets)) {
+    auto type = MemRefType::get({ShapedType::kDynamic}, elementTypeOf(input),
+                                MemRefLayoutAttrInterface(), workgroup);
+    stagedViews.push_back(
+        memref::ViewOp::create(b, loc, type, dynamic, index(offset),
+                               ValueRange{index(plan.rows * plan.slice)}));
+  }
+}
+
+ChunkPosition KernelEmitter::getChunkPosition(Value sweep, int64_t chunk,
+                                              Value rowValid) {
+  // Chunk c of sweep w of thread t: elements
+  //   w * (threadsPerRow * elems) + (c * threadsPerRow + t) * vector + [0, v)
+  // so a warp's accesses are consecutive vectors. N is a multiple of the
+  // vector width, so a chunk lies wholly inside the row or wholly outside.
+  Value inSweep = mul(add(index(chunk * plan.threadsPerRow), threadInRow),
+                      index(plan.vector));
+  Value local =
+      add(mul(sweep, index(plan.threadsPerRow * plan.elems)), inSweep);
+  Value column = add(sliceBase, local);
+  Value inRange;
+  if (plan.cluster * plan.slice != plan.n)
+    inRange = cmp(arith::CmpIPredicate::slt, column, index(plan.n));
+  return {local, column, inRange, andOf(rowValid, inRange)};
+}
+
+Value KernelEmitter::loadVector(Value view, Value position, Type element,
+                                Value valid) {
+  VectorType type = vectorOf(element);
+  int64_t align = alignmentOf(element);
+  auto load = [&](OpBuilder &builder, Location l) -> Value {
+    return vector::LoadOp::create(builder, l, type, view, ValueRange{position},
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(align));
+  };
+  if (!valid)
+    return load(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, valid,
+      [&](OpBuilder &builder, Location l) {
+        scf::YieldOp::create(builder, l, load(builder, l));
+      },
+      [&](OpBuilder &builder, Location l) {
+        Value zero = arith::ConstantOp::create(builder, l, type,
+                                               builder.getZeroAttr(type));
+        scf::YieldOp::create(builder, l, zero);
+      });
+  return ifOp.getResult(0);
+}
+
+void KernelEmitter::storeVector(Value value, Value view, Value position,
+                                Value valid) {
+  int64_t align =
+      alignmentOf(cast<VectorType>(value.getType()).getElementType());
+  emitIf(valid, [&] {
+    vector::StoreOp::create(b, loc, value, view, ValueRange{position},
+                            /*nontemporal=*/false, llvm::MaybeAlign(align));
+  });
+}
+
+Value KernelEmitter::toComputeType(Value value) {
+  auto type = cast<VectorType>(value.getType());
+  if (!isa<FloatType>(type.getElementType()) || type.getElementType().isF32())
+    return value;
+  return arith::ExtFOp::create(b, loc, vectorOf(b.getF32Type()), value);
+}
+
+void KernelEmitter::loadBroadcastRegisters() {
+  if (plan.staging != Staging::Registers)
+    return;
+  for (auto [i, input] : llvm::enumerate(op.getBroadcasts())) {
+    SmallVector<Value> loaded;
+    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+      ChunkPosition pos = getChunkPosition(index(0), chunk, Value());
+      loaded.push_back(toComputeType(loadVector(
+          broadcastViews[i], pos.column, elementTypeOf(input), pos.valid)));
+    }
+    broadcastRegisters.push_back(loaded);
+  }
+}
+
+void KernelEmitter::loadRowRegisters(RowState &state) {
+  if (plan.staging != Staging::Registers)
+    return;
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    SmallVector<Value> loaded;
+    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+      ChunkPosition pos = getChunkPosition(index(0), chunk, state.rowValid);
+      loaded.push_back(toComputeType(
+          loadVector(inputViews[i], add(state.inputOffsets[i], pos.column),
+                     elementTypeOf(input), pos.valid)));
+    }
+    state.registers.push_back(loaded);
+  }
+}
+
+Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
+                              const ChunkPosition &pos, unsigned stage) {
+  Type element = elementTypeOf(op.getInputs()[input]);
+  switch (plan.staging) {
+  case Staging::Registers:
+    return state.registers[input][chunk];
+  case Staging::Shared: {
+    Value staged = stagedViews[input];
+    Value local = plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
+                                : pos.local;
+    if (stage > 0)
+      return toComputeType(loadVector(staged, local, element, Value()));
+    Value raw = loadVector(inputViews[input],
+                           add(state.inputOffsets[input], pos.column), element,
+                           pos.valid);
+    storeVector(raw, staged, local, Value());
+    return toComputeType(raw);
+  }
+  case Staging::Reread:
+    return toComputeType(loadVector(inputViews[input],
+                                    add(state.inputOffsets[input], pos.column),
+                                    element, pos.valid));
+  }
+  llvm_unreachable("unknown staging");
+}
+
+Value KernelEmitter::getBroadcast(unsigned input, unsigned chunk,
+                                  const ChunkPosition &pos) {
+  if (plan.staging == Staging::Registers)
+    return broadcastRegisters[input][chunk];
+  Type element = elementTypeOf(op.getBroadcasts()[input]);
+  return toComputeType(
+      loadVector(broadcastViews[input], pos.column, element, pos.inRange));
+}
+
+SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
+                                                 unsigned chunk,
+                                                 const ChunkPosition &pos,
+                                                 unsigned stage,
+                                                 ValueRange results) {
+  SmallVector<Value> args;
+  // The column index, as a vector only when the region uses it.
+  if (block.getArgument(0).use_empty()) {
+    args.push_back(pos.column);
+  } else {
+    VectorType type = vectorOf(b.getIndexType());
+    SmallVector<int64_t> steps =
+        llvm::to_vector(llvm::seq<int64_t>(0, plan.vector));
+    Value lanes = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef<int64_t>(steps)));
+    Value base = vector::BroadcastOp::create(b, loc, type, pos.column);
+    args.push_back(arith::AddIOp::create(b, loc, base, lanes));
+  }
+  unsigned argIndex = 1;
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i, ++argIndex) {
+    // Unused inputs need no load except where the slice is being staged.
+    bool staged = plan.staging == Staging::Shared && stage == 0;
+    if (block.getArgument(argIndex).use_empty() && !staged &&
+        plan.staging != Staging::Registers)
+      args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                               b.getF32FloatAttr(0.0)));
+    else
+      args.push_back(getInput(state, i, chunk, pos, stage));
+  }
+  for (unsigned i = 0, e = op.getBroadcasts().size(); i < e; ++i, ++argIndex) {
+    if (block.getArgument(argIndex).use_empty())
+      args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                               b.getF32FloatAttr(0.0)));
+    else
+      args.push_back(getBroadcast(i, chunk, pos));
+  }
+  llvm::append_range(args, state.scalars);
+  llvm::append_range(args, results);
+  return args;
+}
+
+SmallVector<Value> KernelEmitter::forEachSweep(
+    ValueRange init,
+    function_ref<SmallVector<Value>(Value, SmallVector<Value>)> body) {
+  if (plan.sweeps == 1)
+    return body(index(0), llvm::to_vector(init));
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(plan.sweeps), index(1), init,
+      [&](OpBuilder &builder, Location l, Value sweep, ValueRange iterArgs) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(builder.getInsertionBlock(),
+                            builder.getInsertionPoint());
+        SmallVector<Value> next = body(sweep, llvm::to_vector(iterArgs));
+        scf::YieldOp::create(b, l, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}

@@ -1,0 +1,293 @@
+//===- PlanTest.cpp - plan, target and profile arithmetic -----------------===//
+//
+// Part of the CREDIT project.
+//
+// The numbers a KernelPlan states, against cases worked out by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Credit/Analysis/CostModel.h"
+#include "Credit/Analysis/Plan.h"
+#include "Credit/Analysis/Profile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::credit;
+
+namespace {
+
+/// softmax over N = 4096 f32 rows: two stages of one value each.
+constexpr const char *kSoftmax = R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    reduce [add] (%j: index, %v: f32, %m: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      credit.yield %e : f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir";
+
+/// Two bf16 inputs of N = 65536: stage 0 reads x and y, stage 1 reads x
+/// only, the epilogue reads y only; a broadcast w read by the epilogue.
+constexpr const char *kTwoInputs = R"mlir(
+func.func @f(%x: tensor<?x65536xbf16>, %y: tensor<?x65536xbf16>, %w: tensor<65536xbf16>,
+             %o: tensor<?x65536xbf16>) -> tensor<?x65536xbf16> {
+  %r = credit.rowwise ins(%x, %y : tensor<?x65536xbf16>, tensor<?x65536xbf16>)
+      bcast(%w : tensor<65536xbf16>) outs(%o : tensor<?x65536xbf16>)
+    reduce [add, add] (%j: index, %a: f32, %b: f32, %c: f32) {
+      credit.yield %a, %b : f32, f32
+    }
+    reduce [max] (%j: index, %a: f32, %b: f32, %c: f32, %s: f32, %t: f32) {
+      credit.yield %a : f32
+    }
+    epilogue (%j: index, %a: f32, %b: f32, %c: f32, %s: f32, %t: f32, %m: f32) {
+      %p = arith.mulf %b, %c : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x65536xbf16>
+}
+)mlir";
+
+class PlanTest : public ::testing::Test {
+protected:
+  PlanTest() {
+    context.loadDialect<CreditDialect, func::FuncDialect, arith::ArithDialect,
+                        math::MathDialect>();
+    target = *getTargetInfo("sm_90");
+  }
+
+  RowwiseOp parse(const char *text) {
+    module = parseSourceString<ModuleOp>(text, &context);
+    RowwiseOp op;
+    module->walk([&](RowwiseOp found) { op = found; });
+    return op;
+  }
+
+  TilingAttr tiling(unsigned cluster, unsigned threads, unsigned vector,
+                    unsigned elems, Staging staging = Staging::Registers,
+                    unsigned rows = 1) {
+    return TilingAttr::get(&context, cluster, threads, vector, elems, rows,
+                           staging);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  TargetInfo target;
+};
+
+TEST_F(PlanTest, RegistersOnAClusterOfFour) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  std::optional<KernelPlan> plan =
+      buildPlan(op, tiling(4, 256, 4, 4), target);
+  ASSERT_TRUE(plan);
+  // 256 threads x 4 elements = 1024 per CTA, 4 CTAs cover 4096.
+  EXPECT_EQ(plan->slice, 1024);
+  EXPECT_EQ(plan->sweeps, 1);
+  EXPECT_EQ(plan->chunks, 1);
+  EXPECT_EQ(plan->warps, 8);
+  // Scratch: 2 buffers x 2 stages x (8 warps | 4 CTAs) x 1 value.
+  EXPECT_EQ(plan->blockScratchFloats, 32);
+  EXPECT_EQ(plan->clusterScratchFloats, 16);
+  EXPECT_EQ(plan->staticSharedBytes, 4 * (32 + 16));
+  EXPECT_EQ(plan->dynamicSharedBytes, 0);
+  // Each row: 4096 f32 read and written once; each stage pushes one f32
+  // from each of 4 CTAs to each of 4.
+  EXPECT_EQ(plan->compulsoryBytesPerRow, 4096 * 8);
+  EXPECT_EQ(plan->rereadBytesPerRow, 0);
+  EXPECT_EQ(plan->dsmemBytesPerRow, 2 * 4 * 4 * 4);
+  EXPECT_EQ(plan->exchangeRounds, 2);
+  EXPECT_EQ(plan->blockRounds, 2);
+  EXPECT_EQ(plan->loadRounds, 1);
+  EXPECT_EQ(plan->stagedValues, 4);
+  // exp(v - m) of stage 1 is used again by the epilogue.
+  EXPECT_EQ(plan->carriedValues, 1);
+  EXPECT_EQ(plan->grid, GridPolicy::OneWave);
+  // Per element: max 1; sub 1 + exp 4 + add 1; sub 1 + exp 4 + div 10;
+  // one load and one store conversion.
+  EXPECT_DOUBLE_EQ(plan->opsPerElement, 1 + 6 + 15 + 2);
+}
+
+TEST_F(PlanTest, OccupancyFromThreadsRegistersAndSharedMemory) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  // 1024 threads: two CTAs by threads, registers allowing.
+  std::optional<KernelPlan> wide =
+      buildPlan(op, tiling(1, 1024, 4, 4), target);
+  ASSERT_TRUE(wide);
+  EXPECT_LE(wide->estimatedRegisters, 32);
+  EXPECT_EQ(wide->ctasPerSM, 2);
+  EXPECT_EQ(wide->occupancyLimit, OccupancyLimit::Threads);
+  EXPECT_DOUBLE_EQ(wide->occupancy, 1.0);
+  EXPECT_EQ(wide->grid, GridPolicy::RowGroupPerCluster);
+  EXPECT_EQ(wide->coResidentClusters, 132 * 2);
+
+  // 64 threads with 64 elements each: registers decide. Whatever the
+  // estimate, the count follows from it: 65536 / (regs rounded to 8 * 64).
+  std::optional<KernelPlan> deep = buildPlan(op, tiling(1, 64, 4, 64), target);
+  ASSERT_TRUE(deep);
+  int64_t allocated = (deep->estimatedRegisters + 7) / 8 * 8;
+  EXPECT_EQ(deep->ctasPerSM, std::min<int64_t>(32, 65536 / (allocated * 64)));
+}
+
+TEST_F(PlanTest, SharedStagingAndRereads) {
+  RowwiseOp op = parse(kTwoInputs);
+  ASSERT_TRUE(op);
+  // Shared: 2 CTAs of 1024 threads x 16 elements sweep 32768-element
+  // slices twice; two bf16 slices of 64 KB each.
+  std::optional<KernelPlan> shared =
+      buildPlan(op, tiling(2, 1024, 8, 16, Staging::Shared), target);
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(shared->slice, 32768);
+  EXPECT_EQ(shared->sweeps, 2);
+  EXPECT_EQ(shared->loadRounds, 2);
+  EXPECT_EQ(shared->dynamicSharedBytes, 2 * 32768 * 2);
+  EXPECT_EQ(shared->stagedInputOffsets, (SmallVector<int64_t>{0, 65536}));
+  // Stages of 2 and 1 values, width 2: 2 x 2 x (32 warps, 2 CTAs) x 2.
+  EXPECT_EQ(shared->blockScratchFloats, 2 * 2 * 32 * 2);
+  EXPECT_EQ(shared->clusterScratchFloats, 2 * 2 * 2 * 2);
+  EXPECT_EQ(shared->ctasPerSM, 1);
+  EXPECT_EQ(shared->occupancyLimit, OccupancyLimit::SharedMemory);
+  // The broadcast is read per row where the epilogue uses it.
+  EXPECT_EQ(shared->broadcastBytesPerRow, 65536 * 2);
+  EXPECT_EQ(shared->compulsoryBytesPerRow, 65536 * 2 * 3);
+  // DSMEM: (2 + 1) values, 2 x 2 CTA pairs, 4 bytes.
+  EXPECT_EQ(shared->dsmemBytesPerRow, 3 * 2 * 2 * 4);
+
+  // Rereads: stage 0 reads x and y, stage 1 x, the epilogue y: four row
+  // reads of which two are compulsory; three rounds of sweeps.
+  std::optional<KernelPlan> reread =
+      buildPlan(op, tiling(2, 1024, 8, 16, Staging::Reread), target);
+  ASSERT_TRUE(reread);
+  EXPECT_EQ(reread->rereadBytesPerRow, 2 * 65536 * 2);
+  EXPECT_EQ(reread->loadRounds, 3 * 2);
+  EXPECT_EQ(reread->dynamicSharedBytes, 0);
+
+  // Registers hold the broadcast too; nothing is read per row but the row.
+  std::optional<KernelPlan> registers =
+      buildPlan(op, tiling(16, 512, 8, 8), target);
+  ASSERT_TRUE(registers);
+  EXPECT_EQ(registers->broadcastBytesPerRow, 0);
+  EXPECT_EQ(registers->stagedValues, 8 * 3);
+}
+
+TEST_F(PlanTest, IllegalTilingsSayWhy) {
+  RowwiseOp op = parse(kTwoInputs);
+  ASSERT_TRUE(op);
+  std::string why;
+  EXPECT_FALSE(buildPlan(op, tiling(1, 1024, 8, 16, Staging::Shared), target,
+                         &why));
+  EXPECT_NE(why.find("bytes of shared memory per CTA"), std::string::npos)
+      << why;
+  EXPECT_FALSE(buildPlan(op, tiling(1, 32, 8, 2048), target, &why));
+  EXPECT_NE(why.find("vector accesses per sweep"), std::string::npos) << why;
+  TargetInfo consumer = *getTargetInfo("sm_120");
+  EXPECT_FALSE(buildPlan(op, tiling(16, 512, 8, 8), consumer, &why));
+  EXPECT_NE(why.find("larger than sm_120 supports (8)"), std::string::npos)
+      << why;
+}
+
+TEST(TargetTest, ChipsAndClusterResidency) {
+  EXPECT_FALSE(getTargetInfo("sm_80"));
+  EXPECT_FALSE(getTargetInfo("gfx90a"));
+  EXPECT_EQ(parseComputeCapability("sm_90a"), 90u);
+  EXPECT_EQ(parseComputeCapability("sm_100f"), 100u);
+  TargetInfo hopper = *getTargetInfo("sm_90a");
+  EXPECT_EQ(hopper.numSMs, 132);
+  EXPECT_EQ(hopper.maxSharedMemoryPerCta, 227 * 1024);
+  // Without a measured table the SMs are one pool.
+  EXPECT_EQ(hopper.getMaxActiveClusters(16, 1), 8);
+  EXPECT_EQ(hopper.getMaxActiveClusters(2, 8), 528);
+  // A measured table wins, and its last entry serves larger counts.
+  hopper.measuredActiveClusters[16] = {7, 15};
+  EXPECT_EQ(hopper.getMaxActiveClusters(16, 1), 7);
+  EXPECT_EQ(hopper.getMaxActiveClusters(16, 4), 15);
+}
+
+constexpr const char *kProfile = R"json({
+  "device": "test", "chip": "sm_90", "calibrated": false, "sms": 100,
+  "clock_ghz": 1.0, "dram_gbs": 1000, "dram_latency_us": 1.0,
+  "sm_gbs": 50, "l2_gbs": 3000, "l2_bytes": 1000000,
+  "block_reduce_us": 0.1, "block_reduce_per_warp_us": 0.01,
+  "cluster_exchange_us": {"2": 1.0, "8": 2.0},
+  "launch_us": 2.0, "cta_launch_us": 0.5, "ops_per_us_per_sm": 1000,
+  "overlap": 2.0})json";
+
+TEST(ProfileTest, ParsesAndInterpolates) {
+  std::string error;
+  std::optional<ChipProfile> profile = parseProfile(kProfile, "test", error);
+  ASSERT_TRUE(profile) << error;
+  EXPECT_EQ(profile->numSMs, 100);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(1), 0);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(2), 1.0);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(4), 1.0 + 2.0 / 6.0);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(16), 2.0);
+}
+
+TEST(ProfileTest, RejectsBrokenProfiles) {
+  std::string error;
+  EXPECT_FALSE(parseProfile("{", "p", error));
+  EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
+  std::string text = kProfile;
+  std::string noDram = text;
+  noDram.replace(noDram.find("\"dram_gbs\": 1000,"), 17, "");
+  EXPECT_FALSE(parseProfile(noDram, "p", error));
+  EXPECT_NE(error.find("missing 'dram_gbs'"), std::string::npos) << error;
+  std::string badOverlap = text;
+  badOverlap.replace(badOverlap.find("\"overlap\": 2.0"), 14,
+                     "\"overlap\": 0.5");
+  EXPECT_FALSE(parseProfile(badOverlap, "p", error));
+  EXPECT_NE(error.find("'overlap' must be at least 1"), std::string::npos)
+      << error;
+  std::string badKey = text;
+  badKey.replace(badKey.find("{\"2\": 1.0"), 9, "{\"3\": 1.0");
+  EXPECT_FALSE(parseProfile(badKey, "p", error));
+  EXPECT_NE(error.find("keys must be cluster sizes"), std::string::npos)
+      << error;
+  // Every chip CREDIT targets has a built-in profile.
+  for (const char *chip : {"sm_90", "sm_90a", "sm_100", "sm_120"})
+    EXPECT_TRUE(getBuiltinProfile(chip, error)) << chip << ": " << error;
+  EXPECT_FALSE(loadProfile("sm_100", "", error) &&
+               loadProfile("sm_100", "", error)->chip != "sm_100");
+}
+
+TEST_F(PlanTest, WavesFollowTheGridRule) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  std::string error;
+  ChipProfile profile = *parseProfile(kProfile, "test", error);
+  refineTarget(target, profile);
+  // One wave of 16-CTA clusters: 100 SMs hold 6 clusters at 1 CTA per SM
+  // (the pool rule: 100 * ctasPerSM / 16).
+  std::optional<KernelPlan> plan =
+      buildPlan(op, tiling(16, 256, 4, 1), target);
+  ASSERT_TRUE(plan);
+  int64_t resident = plan->coResidentClusters;
+  EXPECT_EQ(resident, 100 * plan->ctasPerSM / 16);
+  Prediction few = predict(*plan, 3, profile);
+  EXPECT_EQ(few.activeClusters, 3);
+  EXPECT_EQ(few.waves, 1);
+  Prediction many = predict(*plan, 10 * resident + 1, profile);
+  EXPECT_EQ(many.activeClusters, resident);
+  EXPECT_EQ(many.waves, 11);
+  EXPECT_GT(many.micros, few.micros);
+  EXPECT_DOUBLE_EQ(predict(*plan, 0, profile).micros, 0);
+}
+
+} // namespace
