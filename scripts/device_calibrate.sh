@@ -40,11 +40,14 @@ if [[ ${SKIP_MEASURE:-0} != 1 ]]; then
   mkdir -p /tmp/credit-lib
   tar -C /tmp/credit-lib -xJf "$DEVICE_DIR/costmodel.tar.xz"
   cd "$ROOT/python"
-  timeout "${MEASURE_TIMEOUT:-480}" python3 -m credit.costmodel measure \
-    --library /tmp/credit-lib/costmodel --out "$LOGS/costmodel-raw.json" \
-    --budget "${MEASURE_BUDGET:-420}" ${MEASURE_ARGS:-} >"$LOGS/measure.log" 2>&1
-  echo "measure: exit $?"
-  grep -c "candidates, best" "$LOGS/measure.log"
-  grep -E "NOT TIMED|Error|error" "$LOGS/measure.log" | head -20
-  tail -3 "$LOGS/measure.log"
+  # MEASURE_REPEAT runs measure the same candidates again (the spread
+  # between runs is the noise the model cannot resolve).
+  for run in $(seq 1 "${MEASURE_REPEAT:-1}"); do
+    suffix=$([[ $run == 1 ]] && echo "" || echo "-$run")
+    timeout "${MEASURE_TIMEOUT:-480}" python3 -m credit.costmodel measure \
+      --library /tmp/credit-lib/costmodel --out "$LOGS/costmodel-raw$suffix.json" \
+      --budget "${MEASURE_BUDGET:-420}" ${MEASURE_ARGS:-} >"$LOGS/measure$suffix.log" 2>&1
+    echo "measure run $run: exit $?, $(grep -c 'candidates, best' "$LOGS/measure$suffix.log") points"
+    grep -E "NOT TIMED|Error|error" "$LOGS/measure$suffix.log" | head -10
+  done
 fi

@@ -70,17 +70,26 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       rowsPerGroup * double(plan.compulsoryBytesPerRow) / plan.cluster;
   double rereadBytes =
       rowsPerGroup * double(plan.rereadBytesPerRow) / plan.cluster;
-  double workingSet =
-      double(ctas) * rowsPerGroup * columns * plan.inputBytesPerColumn;
-  bool rereadsInL2 = workingSet <= 0.5 * double(profile.l2Bytes);
+  // Rereads hit the SM's L1 while the slices of its CTAs fit beside their
+  // shared memory, else L2 while the rows being worked on fit in it.
+  double sliceBytes = rowsPerGroup * columns * plan.inputBytesPerColumn;
+  double l1Left =
+      double(profile.l1Bytes) -
+      perSM * double(plan.staticSharedBytes + plan.dynamicSharedBytes);
+  enum { L1, L2, DRAM } rereadLevel =
+      perSM * sliceBytes <= l1Left                             ? L1
+      : double(ctas) * sliceBytes <= 0.5 * double(profile.l2Bytes) ? L2
+                                                                   : DRAM;
   double l2Bytes =
       rowsPerGroup * double(plan.broadcastBytesPerRow) / plan.cluster;
-  (rereadsInL2 ? l2Bytes : dramBytes) += rereadBytes;
-  // A one-CTA grid starts a CTA per row group, which loads its broadcast
-  // slice again.
-  if (plan.grid == GridPolicy::RowGroupPerCluster &&
-      plan.staging == Staging::Registers)
-    l2Bytes += columns * plan.broadcastBytesPerColumn;
+  // Column sums kept in global memory are read and written back per row;
+  // the cluster's block of them stays in L2.
+  l2Bytes += rowsPerGroup * double(plan.columnSumBytesPerRow) / plan.cluster;
+  double l1Bytes = 0;
+  (rereadLevel == L1 ? l1Bytes : rereadLevel == L2 ? l2Bytes : dramBytes) +=
+      rereadBytes;
+  double sharedBytes =
+      rowsPerGroup * double(plan.sharedBytesPerRow) / plan.cluster + l1Bytes;
 
   // Bytes per microsecond for one SM: its own limit, or its share of the
   // DRAM (L2) when every busy SM streams.
@@ -88,26 +97,44 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       std::min(profile.smGBs, profile.dramGBs / result.activeSMs) * 1e3;
   double l2BytesPerUs =
       std::min(profile.smGBs, profile.l2GBs / result.activeSMs) * 1e3;
+  double sharedBytesPerUs = profile.sharedBytesPerCycle * profile.clockGHz * 1e3;
+  // DRAM, L2 and shared memory stream in parallel; the SM's own path
+  // carries both global streams.
+  double smLimitBytesPerUs = profile.smGBs * 1e3;
   result.bandwidthUs =
-      perSM * (dramBytes / smBytesPerUs + l2Bytes / l2BytesPerUs);
+      perSM * std::max({dramBytes / smBytesPerUs, l2Bytes / l2BytesPerUs,
+                        (dramBytes + l2Bytes) / smLimitBytesPerUs,
+                        sharedBytes / sharedBytesPerUs});
 
-  double ops = rowsPerGroup * columns * plan.opsPerElement;
+  // Instructions: the regions' arithmetic and every vector access.
+  double opsPerElement =
+      plan.opsPerElement +
+      profile.accessOps *
+          (plan.globalAccessesPerElement + plan.sharedAccessesPerElement);
+  double ops = rowsPerGroup * columns * opsPerElement;
   result.issueUs = perSM * ops / profile.opsPerUsPerSM;
 
-  // The chain of one CTA: each thread's share of the arithmetic at one
-  // operation per cycle, and every round it waits for.
+  // The chain of one CTA: each thread's share of the instructions, and
+  // every round it waits for.
   double ownOps = ops / double(plan.threads);
   result.latencyUs =
-      double(plan.loadRounds) * profile.dramLatencyUs +
+      double(plan.dramRounds) * profile.dramLatencyUs +
+      double(plan.rereadRounds) * (rereadLevel == L1   ? profile.l1LatencyUs
+                                   : rereadLevel == L2 ? profile.l2LatencyUs
+                                                       : profile.dramLatencyUs) +
+      double(plan.columnSumRounds) * profile.l2LatencyUs +
       double(plan.blockRounds) *
           (profile.blockReduceUs + profile.blockReducePerWarpUs * plan.warps) +
       double(plan.exchangeRounds) * profile.getClusterExchangeUs(plan.cluster) +
-      ownOps / (profile.clockGHz * 1e3);
+      ownOps / profile.threadOpsPerUs;
   if (plan.grid == GridPolicy::RowGroupPerCluster)
     result.latencyUs += profile.ctaLaunchUs;
 
+  // One CTA per SM waits out its own chain between its transfers (the
+  // terms add); more CTAs hide each other's chains (towards a maximum).
+  double overlap = 1 + (profile.overlap - 1) * (1 - 1.0 / perSM);
   double perGroup = softMax(result.latencyUs, result.bandwidthUs,
-                            result.issueUs, profile.overlap);
+                            result.issueUs, overlap);
   result.micros = profile.launchUs + waves * perGroup;
   // Clusters meet once at start-up before their first exchange.
   if (plan.cluster > 1)
@@ -130,9 +157,10 @@ std::string mlir::credit::describePrediction(const KernelPlan &plan,
                       prediction.bound);
   if (prediction.bound == "latency") {
     SmallVector<std::string> rounds;
-    if (plan.loadRounds)
-      rounds.push_back(llvm::formatv("{0} load round{1}", plan.loadRounds,
-                                     plan.loadRounds == 1 ? "" : "s"));
+    int64_t loads = plan.dramRounds + plan.rereadRounds;
+    if (loads)
+      rounds.push_back(llvm::formatv("{0} load round{1}", loads,
+                                     loads == 1 ? "" : "s"));
     if (plan.exchangeRounds)
       rounds.push_back(llvm::formatv("{0} cluster exchange{1} of {2} CTAs",
                                      plan.exchangeRounds,

@@ -195,13 +195,17 @@ static bool isUsed(Region &region, unsigned index) {
 /// least-squares fit to ptxas -v over the 2604 candidate kernels of the
 /// cost-model evaluation (benchmarks/COSTMODEL.md): residuals -21..+13 at
 /// p5..p95.
+/// Registers ptxas typically saves on sweep tilings below the estimate.
+constexpr int64_t kSweepRegisterMargin = 8;
+
 static int64_t estimateRegisters(const KernelPlan &plan) {
   double pointers = plan.numInputs + plan.numBroadcasts + plan.numScalars +
                     plan.numOutputs + plan.numScalarOutputs +
                     plan.numColumnSums;
   double perElement;
   if (plan.staging == Staging::Registers)
-    perElement = 1.0 * plan.numInputs + 1.1 * plan.numBroadcasts +
+    perElement = 1.0 * plan.numInputs +
+                 (plan.broadcastsInRegisters ? 1.1 * plan.numBroadcasts : 0) +
                  1.7 * plan.numColumnSums + 0.13 * plan.carriedValues +
                  1.6 * plan.indexValues;
   else
@@ -307,6 +311,17 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                               shared, target.maxSharedMemoryPerCta,
                               target.chip));
 
+  // The grid rule. A CTA that loops over rows keeps the broadcast inputs
+  // in registers, loaded once; one that has a single row group loads them
+  // where they are used rather than hold them across the reductions.
+  if (plan.numColumnSums)
+    plan.grid = GridPolicy::RowBlocks;
+  else if (plan.cluster == 1)
+    plan.grid = GridPolicy::RowGroupPerCluster;
+  else
+    plan.grid = GridPolicy::OneWave;
+  plan.broadcastsInRegisters = plan.staging == Staging::Registers &&
+                               plan.grid != GridPolicy::RowGroupPerCluster;
   // Traffic per row. Regions read a row input (with rereads) or a broadcast
   // input (without registers staging) only where they use it.
   SmallVector<Region *> regions;
@@ -319,21 +334,32 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.compulsoryBytesPerRow =
       plan.n * (plan.inputBytesPerColumn + plan.outputBytesPerColumn) +
       scalarBytes;
-  int64_t readingRegions = 0;
-  for (Region *region : regions) {
+  // Row reads of each region (unused inputs are not loaded, except where
+  // registers or the shared stage take the whole row at once).
+  int64_t readingRegions = 0, rowReads = 0, laterRowReads = 0,
+          laterRowBytes = 0, broadcastReads = 0;
+  for (auto [r, region] : llvm::enumerate(regions)) {
     bool readsRow = false;
     for (auto [i, input] : llvm::enumerate(op.getInputs())) {
       if (!isUsed(*region, 1 + i))
         continue;
       readsRow = true;
+      ++rowReads;
+      if (r > 0) {
+        ++laterRowReads;
+        laterRowBytes += elementBytes(input);
+      }
       if (plan.staging == Staging::Reread)
         plan.rereadBytesPerRow += plan.n * elementBytes(input);
     }
     readingRegions += readsRow;
-    for (auto [i, input] : llvm::enumerate(op.getBroadcasts()))
-      if (plan.staging != Staging::Registers &&
-          isUsed(*region, 1 + plan.numInputs + i))
-        plan.broadcastBytesPerRow += plan.n * elementBytes(input);
+    for (auto [i, input] : llvm::enumerate(op.getBroadcasts())) {
+      if (plan.broadcastsInRegisters ||
+          !isUsed(*region, 1 + plan.numInputs + i))
+        continue;
+      ++broadcastReads;
+      plan.broadcastBytesPerRow += plan.n * elementBytes(input);
+    }
   }
   if (plan.staging == Staging::Reread)
     plan.rereadBytesPerRow = std::max<int64_t>(
@@ -346,19 +372,39 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   }
   if (plan.threadsPerRow > target.warpSize)
     plan.blockRounds = plan.numStages;
+  if (plan.staging != Staging::Registers && plan.numColumnSums) {
+    plan.columnSumBytesPerRow = plan.numColumnSums * plan.n * 4 * 2;
+    plan.columnSumRounds = plan.sweeps;
+  }
+  double vector = double(plan.vector);
+  // Column sums outside registers are read and written back per row.
+  int64_t outputAccesses =
+      plan.numOutputs +
+      plan.numColumnSums * (plan.staging == Staging::Registers ? 0 : 2);
   switch (plan.staging) {
   case Staging::Registers:
-    plan.loadRounds = 1;
+    plan.dramRounds = 1;
+    plan.globalAccessesPerElement =
+        (plan.numInputs + broadcastReads + outputAccesses) / vector;
     break;
   case Staging::Shared:
-    plan.loadRounds = plan.sweeps;
+    plan.dramRounds = plan.sweeps;
+    plan.globalAccessesPerElement =
+        (plan.numInputs + broadcastReads + outputAccesses) / vector;
+    plan.sharedAccessesPerElement = (plan.numInputs + laterRowReads) / vector;
+    plan.sharedBytesPerRow =
+        plan.n * (plan.inputBytesPerColumn + laterRowBytes);
     break;
   case Staging::Reread:
-    plan.loadRounds = plan.sweeps * std::max<int64_t>(1, readingRegions);
+    plan.dramRounds = plan.sweeps;
+    plan.rereadRounds =
+        plan.sweeps * std::max<int64_t>(0, readingRegions - 1);
+    plan.globalAccessesPerElement =
+        (rowReads + broadcastReads + outputAccesses) / vector;
     break;
   }
-  plan.bytesInFlightPerThread = plan.elems * plan.inputBytesPerColumn;
 
+  // What stays live per element across the reductions.
   unsigned elementArgs = 1 + plan.numInputs + plan.numBroadcasts;
   plan.carriedValues = countCarriedValues(op, elementArgs);
   for (Region *region : regions)
@@ -376,43 +422,47 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.opsPerElement += op.getStageCombiners(stage).size();
   plan.opsPerElement += plan.numInputs + plan.numOutputs + plan.numColumnSums;
 
-  // Registers and occupancy.
   if (plan.staging == Staging::Registers)
     plan.stagedValues =
-        plan.elems * (plan.numInputs + plan.numBroadcasts + plan.numColumnSums);
-  // ptxas keeps a CTA of `threads` threads launchable (the kernel declares
-  // its block size), spilling whatever does not fit.
-  int64_t cap = std::min(
-      target.maxRegistersPerThread,
-      target.registersPerSM / (plan.warps * target.warpSize) /
-          target.registerGranularity * target.registerGranularity);
-  int64_t wanted = estimateRegisters(plan);
-  plan.expectSpills = wanted > cap;
-  plan.estimatedRegisters = std::min(wanted, cap);
-  int64_t allocated =
-      llvm::alignTo(plan.estimatedRegisters, target.registerGranularity);
+        plan.elems *
+        (plan.numInputs + (plan.broadcastsInRegisters ? plan.numBroadcasts : 0) +
+         plan.numColumnSums);
+
+  // Occupancy. Threads and shared memory bound the CTAs per SM; within that
+  // the plan picks the most CTAs whose register budget the estimate fits
+  // and builds the kernel to it (.maxnreg), so that the occupancy the model
+  // scores is the one the GPU runs. Sweeps keep few values live and ptxas
+  // packs them tightly, so their estimate gets a margin.
   int64_t byThreads = target.maxThreadsPerSM / plan.threads;
-  int64_t byRegisters = target.registersPerSM /
-                        (allocated * plan.warps * target.warpSize);
   int64_t byShared = target.sharedMemoryPerSM /
                      (shared + target.reservedSharedMemoryPerCta);
-  plan.ctasPerSM = target.maxCtasPerSM;
-  plan.occupancyLimit = OccupancyLimit::CtaSlots;
-  auto limit = [&](int64_t count, OccupancyLimit why) {
-    if (count < plan.ctasPerSM) {
-      plan.ctasPerSM = count;
-      plan.occupancyLimit = why;
-    }
+  int64_t upper = std::min({target.maxCtasPerSM, byThreads, byShared});
+  if (upper < 1)
+    return fail(llvm::formatv("no CTA of {0} threads with {1} bytes of "
+                              "shared memory fits on an SM of {2}",
+                              plan.threads, shared, target.chip));
+  plan.occupancyLimit = upper == byShared    ? OccupancyLimit::SharedMemory
+                        : upper == byThreads ? OccupancyLimit::Threads
+                                             : OccupancyLimit::CtaSlots;
+  int64_t wanted = estimateRegisters(plan);
+  int64_t slack =
+      plan.staging == Staging::Registers ? 0 : kSweepRegisterMargin;
+  auto budgetFor = [&](int64_t ctas) {
+    return std::min(target.maxRegistersPerThread,
+                    target.registersPerSM /
+                        (ctas * plan.warps * target.warpSize) /
+                        target.registerGranularity *
+                        target.registerGranularity);
   };
-  limit(byThreads, OccupancyLimit::Threads);
-  limit(byRegisters, OccupancyLimit::Registers);
-  limit(byShared, OccupancyLimit::SharedMemory);
-  if (plan.ctasPerSM < 1)
-    return fail(llvm::formatv("no CTA of {0} threads with an estimated {1} "
-                              "registers each and {2} bytes of shared memory "
-                              "fits on an SM of {3}",
-                              plan.threads, plan.estimatedRegisters, shared,
-                              target.chip));
+  plan.ctasPerSM = upper;
+  while (plan.ctasPerSM > 1 && budgetFor(plan.ctasPerSM) < wanted - slack) {
+    --plan.ctasPerSM;
+    plan.occupancyLimit = OccupancyLimit::Registers;
+  }
+  plan.registerBudget = budgetFor(plan.ctasPerSM);
+  plan.enforceRegisterBudget = plan.staging != Staging::Registers;
+  plan.expectSpills = wanted - slack > plan.registerBudget;
+  plan.estimatedRegisters = std::min(wanted, plan.registerBudget);
   plan.occupancy = double(plan.ctasPerSM * plan.warps) /
                    double(target.maxThreadsPerSM / target.warpSize);
   plan.coResidentClusters =
@@ -421,12 +471,5 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     return fail(llvm::formatv("no cluster of {0} CTAs with {1} CTAs per SM "
                               "fits on the GPU at once",
                               plan.cluster, plan.ctasPerSM));
-
-  if (plan.numColumnSums)
-    plan.grid = GridPolicy::RowBlocks;
-  else if (plan.cluster == 1)
-    plan.grid = GridPolicy::RowGroupPerCluster;
-  else
-    plan.grid = GridPolicy::OneWave;
   return plan;
 }

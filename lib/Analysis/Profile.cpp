@@ -142,12 +142,18 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
   profile.dramLatencyUs = read.number("dram_latency_us");
   profile.smGBs = read.number("sm_gbs");
   profile.l2GBs = read.number("l2_gbs");
+  profile.l2LatencyUs = read.number("l2_latency_us");
+  profile.sharedBytesPerCycle = read.number("shared_bytes_per_cycle");
+  profile.l1Bytes = read.integer("l1_bytes");
+  profile.l1LatencyUs = read.number("l1_latency_us");
   profile.l2Bytes = read.integer("l2_bytes");
   profile.blockReduceUs = read.number("block_reduce_us", true);
   profile.blockReducePerWarpUs = read.number("block_reduce_per_warp_us", true);
   profile.launchUs = read.number("launch_us", true);
   profile.ctaLaunchUs = read.number("cta_launch_us", true);
   profile.opsPerUsPerSM = read.number("ops_per_us_per_sm");
+  profile.accessOps = read.number("access_ops", true);
+  profile.threadOpsPerUs = read.number("thread_ops_per_us");
   profile.overlap = read.number("overlap");
   if (read.ok() && profile.overlap < 1)
     read.fail(llvm::formatv("'overlap' must be at least 1, got {0}",

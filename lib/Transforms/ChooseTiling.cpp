@@ -26,8 +26,17 @@ LogicalResult mlir::credit::chooseTiling(RowwiseOp op,
                                          const ChipProfile &profile,
                                          unsigned cluster, int64_t rows,
                                          unsigned maxVariants) {
-  SmallVector<Variant> variants =
-      chooseVariants(op, target, profile, cluster, maxVariants);
+  // A static M needs the one tiling that is fastest there.
+  int64_t staticRows = getRepresentativeRows(op, 0);
+  SmallVector<Variant> variants;
+  if (staticRows > 0) {
+    CostReport report =
+        evaluateCandidates(op, target, profile, staticRows, cluster);
+    if (!report.candidates.empty())
+      variants.push_back({report.best().plan.tiling, 1, 0});
+  } else {
+    variants = chooseVariants(op, target, profile, cluster, maxVariants);
+  }
   if (variants.empty())
     return op.emitError() << "credit-choose-tiling: no tiling "
                           << (cluster ? "with " + std::to_string(cluster) +

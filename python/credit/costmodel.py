@@ -258,8 +258,10 @@ def measure(library: str, out: str, budget_s: float, reps: int,
 # --------------------------------------------------------------------------
 
 #: Parameters `fit` tunes; the rest come from the microbenchmarks.
-FITTED = ("dram_latency_us", "sm_gbs", "ops_per_us_per_sm", "overlap",
-          "cta_launch_us", "launch_us", "exchange_scale", "block_scale")
+FITTED = ("dram_latency_us", "l2_latency_us", "l1_latency_us", "sm_gbs",
+          "ops_per_us_per_sm", "thread_ops_per_us", "access_ops", "overlap",
+          "cta_launch_us", "launch_us", "exchange_scale", "block_reduce_us",
+          "block_reduce_per_warp_us")
 
 
 def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
@@ -267,7 +269,15 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
     kept from `previous` where it has them."""
     stream = raw["stream"]
     full = [s for s in stream if s["sms"] == raw["sms"]]
-    one = [s for s in stream if s["sms"] == 1]
+    # One CTA on one SM: what a single SM can pull.
+    one = [s for s in stream if s["sms"] == 1 and s["ctas_per_sm"] == 1]
+    # The round trip of a row of loads where too few bytes are in flight to
+    # fill the DRAM (Little's law on the read half of the traffic).
+    peak = max(s["gbs"] for s in full)
+    trips = sorted(
+        s["threads"] * s["chunks"] * 16 * s["ctas_per_sm"] /
+        (s["gbs"] / 2 / raw["sms"] * 1e3)
+        for s in full if s["gbs"] < 0.6 * peak)
     exchange = {size: values["full"]
                 for size, values in raw["cluster_exchange_us"].items()}
     block = raw["block_reduce_us"]
@@ -287,10 +297,14 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         "date": raw.get("date", time.strftime("%Y-%m-%d")),
         "sms": raw["sms"],
         "clock_ghz": raw["clock_ghz"],
-        "dram_gbs": max(raw["copy_gbs"], max(s["gbs"] for s in full)),
-        "dram_latency_us": raw["dram_latency_ns"] / 1e3,
+        "dram_gbs": max(raw["copy_gbs"], peak),
+        "dram_latency_us": trips[len(trips) // 2] if trips else 0.6,
         "sm_gbs": max(s["gbs"] for s in one),
         "l2_gbs": 2.5 * raw["copy_gbs"],
+        "l2_latency_us": raw["l2_latency_ns"] / 1e3,
+        "shared_bytes_per_cycle": raw["smem_read_bytes_per_cycle_cta"],
+        "l1_bytes": 256 * 1024,
+        "l1_latency_us": 0.03,
         "l2_bytes": raw["l2_bytes"],
         "block_reduce_us": max(0.0, mean_y - slope * mean_x),
         "block_reduce_per_warp_us": max(0.0, slope),
@@ -298,10 +312,12 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         "launch_us": raw["launch_us"],
         "cta_launch_us": max(0.0, per_wave / 8),
         "ops_per_us_per_sm": raw["fma_per_us_per_sm"],
+        "access_ops": 4.0,
+        "thread_ops_per_us": raw["clock_ghz"] * 1e3,
         "overlap": 2.0,
         "active_clusters": raw["active_clusters"],
         "raw": {k: raw[k] for k in (
-            "copy_gbs", "dram_latency_ns", "cluster_exchange_us",
+            "copy_gbs", "l2_latency_ns", "cluster_exchange_us",
             "block_reduce_us", "launch_us", "cta_waves_us",
             "cluster_start_us", "fma_per_us_per_sm",
             "smem_read_bytes_per_cycle_cta", "smem_store_bytes_per_cycle_cta",
@@ -317,27 +333,16 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
 def _get_parameter(profile: dict, name: str) -> float:
     if name == "exchange_scale":
         return profile.get("fit", {}).get("parameters", {}).get(name, 1.0)
-    if name == "block_scale":
-        return profile.get("fit", {}).get("parameters", {}).get(name, 1.0)
     return profile[name]
 
 
 def _set_parameter(profile: dict, name: str, value: float) -> None:
-    """Sets a fitted parameter; the two scales multiply measured costs."""
+    """Sets a fitted parameter; the exchange scale multiplies the measured
+    cluster exchange costs."""
     if name == "exchange_scale":
         base = profile["raw"]["cluster_exchange_us"]
         profile["cluster_exchange_us"] = {
             k: v["full"] * value for k, v in base.items()}
-        return
-    if name == "block_scale":
-        raw = profile["raw"]["block_reduce_us"]
-        warps = sorted(int(w) for w in raw)
-        ys = [raw[str(w)] * value for w in warps]
-        mean_x, mean_y = sum(warps) / len(warps), sum(ys) / len(ys)
-        slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(warps, ys)) / \
-            sum((x - mean_x) ** 2 for x in warps)
-        profile["block_reduce_us"] = max(0.0, mean_y - slope * mean_x)
-        profile["block_reduce_per_warp_us"] = max(0.0, slope)
         return
     profile[name] = value
 
@@ -403,36 +408,40 @@ def _oracle_in_cluster(measured: dict[str, float], cluster: int) -> str:
                key=measured.get)
 
 
+def _stage_values(workload: str) -> int:
+    """Values the reduction stages of `workload` produce per row (what a
+    cluster exchanges)."""
+    kinds = re.findall(r"reduce \[([a-z, ]+)\]", WORKLOADS[workload].template())
+    return sum(len(k.split(",")) for k in kinds)
+
+
 def paper_choice(point: dict, measured: dict[str, float], plans: dict,
                  profile: dict) -> str:
     """The paper's model (zhengxiongli08/CREDIT, dsmem_eval/cost_model.py,
-    rewritten from its published formula): gain(C) = saved re-read time -
-    control overhead - local replay - local store residual - DSMEM store
-    time, over C in {2, 4, 8}, with the baseline measured (the best
-    one-CTA candidate here) and waves = ceil(M / floor(SMs / C)). A
-    cluster is chosen when its gain is positive; the tiling within the
-    cluster is the best measured one (generous)."""
+    written here from its published formula): gain(C) = saved re-read time
+    - control overhead - local replay - local store residual - DSMEM store
+    time for C in {2, 4, 8}, with waves = ceil(M / floor(SMs / C)) and the
+    profile's measured shared-memory and DSMEM bytes per cycle. Its
+    baseline is the non-DSMEM kernel, measured: here the best one-CTA
+    candidate, whose rereads (if the row does not stay on chip) are what a
+    cluster saves. A cluster is chosen when its gain is positive; the
+    tiling within the chosen cluster size is the best measured one
+    (generous to a chooser that names only a cluster size)."""
     single = {t: v for t, v in measured.items() if cluster_of(t) == 1}
     if not single:
         return _oracle_in_cluster(measured, 2)
-    baseline_tiling = min(single, key=single.get)
-    baseline_ms = single[baseline_tiling] / 1e3
+    baseline = min(single, key=single.get)
+    baseline_ms = single[baseline] / 1e3
     raw = profile["raw"]
-    clock = profile["clock_ghz"]
-    sms = profile["sms"]
-    plan = plans[baseline_tiling]
+    clock, sms = profile["clock_ghz"], profile["sms"]
+    plan = plans[baseline]
     n, m = point["n"], point["m"]
-    compulsory = plan["compulsory_bytes_per_row"] / n
-    # What a one-CTA kernel must read again when the row does not stay on
-    # chip: the reread staging's traffic (none when the row fits).
-    reread = plans.get("__reread__", {}).get("reread_bytes_per_row", 0) / n
-    if plan["staging"] != "reread" and plan["fits_on_chip"]:
-        reread = 0.0
-    modeled = compulsory + reread
-    partials = plan["partials"]
+    reread = plan["reread_bytes_per_row"] / n
+    modeled = plan["compulsory_bytes_per_row"] / n + reread
     staged = plan["input_bytes_per_column"]
-    best_gain, best_cluster = 0.0, 1
+    partials = _stage_values(point["workload"])
     start = raw.get("cluster_start_us", {})
+    best_gain, best_cluster = 0.0, 1
     for cluster in (2, 4, 8):
         control_ms = max(0.0, start.get(str(cluster), 0) -
                          start.get("1", 0)) / 1e3
@@ -441,8 +450,8 @@ def paper_choice(point: dict, measured: dict[str, float], plans: dict,
         dsmem = waves * 4.0 * (cluster - 1) * partials / \
             raw["dsmem_store_bytes_per_cycle_cta"] / (clock * 1e6)
         staged_cta = math.ceil(n / cluster) * staged
-        replay = waves * staged_cta / raw["smem_read_bytes_per_cycle_cta"] / \
-            (clock * 1e6)
+        replay = waves * staged_cta / \
+            raw["smem_read_bytes_per_cycle_cta"] / (clock * 1e6)
         effective = m * n * modeled / (baseline_ms * 1e6)
         source = effective / (clock * sms)
         residual = waves * staged_cta * max(
@@ -452,7 +461,7 @@ def paper_choice(point: dict, measured: dict[str, float], plans: dict,
         if gain > best_gain:
             best_gain, best_cluster = gain, cluster
     if best_cluster == 1:
-        return baseline_tiling
+        return baseline
     return _oracle_in_cluster(measured, best_cluster)
 
 
@@ -490,10 +499,6 @@ def score(rows: list[dict], choose) -> dict:
         "regret_p95": _percentile(regrets, 0.95),
         "regret_max": max(regrets) if regrets else float("nan"),
     }
-
-
-def _plan_facts(manifest_dir: pathlib.Path) -> dict:
-    return {}
 
 
 def evaluate(raw_path: str, out: str | None, report: str | None,
@@ -573,17 +578,16 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
 
 
 def _library_plans(library: str) -> dict:
-    """{op: {tiling: plan facts}} from the candidate library's manifests,
-    for the paper's formula."""
+    """{"workload/dtype/n": {tiling: plan}} from the candidate library's
+    manifests (the paper's formula needs bytes per row)."""
     from .compiler import Library
     lib = Library(library)
     plans: dict = {}
     for request in lib.requests():
-        kernels = lib.get(request)
-        kernel = kernels.kernels[0]
+        kernel = lib.get(request).kernels[0]
         plan = dict(kernel.plan or {})
-        plan["staging"] = kernel.tiling["staging"]
-        plan["partials"] = sum(1 for _ in range(1))
+        plan["input_bytes_per_column"] = sum(
+            {"f32": 4, "bf16": 2, "f16": 2}[d] for d in kernel.input_dtypes)
         key = f"{request.workload}/{request.dtype}/{request.n}"
         plans.setdefault(key, {})[request.tiling] = plan
     return plans
@@ -641,12 +645,16 @@ def fit(raw_path: str, profile_path: str, iterations: int) -> dict:
             common = [t for t in measured if t in predicted]
             if not common:
                 continue
-            # Log error of every candidate, and the regret of the choice.
-            errors = [(math.log(predicted[t] / measured[t])) ** 2
-                      for t in common]
+            # Log error of the candidates, weighted towards the fastest
+            # (where the choice is made), and the regret of the choice.
+            best = min(measured.values())
+            weights = [math.exp(-math.log(measured[t] / best) / 0.15)
+                       for t in common]
+            errors = [w * (math.log(predicted[t] / measured[t])) ** 2
+                      for w, t in zip(weights, common)]
             chosen = min(common, key=predicted.get)
-            regret = math.log(measured[chosen] / min(measured.values()))
-            total += sum(errors) / len(errors) + 4 * regret
+            regret = math.log(measured[chosen] / best)
+            total += sum(errors) / sum(weights) + 4 * regret
         return total / len(rows)
 
     best_x, best = nelder_mead(loss, start, iterations)
@@ -702,10 +710,46 @@ def nelder_mead(f, x0: list[float], iterations: int,
     return simplex[i], values[i]
 
 
+def choices(paths: list[str], rows: tuple[int, ...] = (1, 64, 4096, 65536),
+            profile: str | None = None) -> str:
+    """For each MLIR file: the model's choice and predicted time at each
+    row count, and the runner-up at the largest (credit-opt's
+    credit-cost-model on the file with M set)."""
+    credit_opt = find_credit_opt()
+    lines = [f"{'example':<28} {'M':>6}  {'choice (predicted us)':<66} "
+             "runner-up"]
+    for path in paths:
+        text = pathlib.Path(path).read_text()
+        for m in rows:
+            with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
+                f.write(text.replace("tensor<?x", f"tensor<{m}x"))
+                f.flush()
+                options = "remarks=false" + (f" profile={profile}"
+                                             if profile else "")
+                proc = subprocess.run(
+                    [credit_opt, f.name, f"--credit-cost-model={options}"],
+                    capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError(proc.stderr)
+            match = _COST.search(proc.stdout)
+            ranked = _CANDIDATE.findall(match.group(3))
+            short = [re.sub(r"#credit\.tiling<|>|vector = \d+, ", "", t)
+                     for t, _ in ranked]
+            first = f"{short[0]} ({float(ranked[0][1]):.1f})"
+            second = (f"{short[1]} (+{float(ranked[1][1]) / float(ranked[0][1]) - 1:.0%})"
+                      if len(ranked) > 1 else "-")
+            lines.append(f"{pathlib.Path(path).stem if m == rows[0] else '':<28} "
+                         f"{m:>6}  {first:<66} {second}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("points", help="list the evaluation points")
+    p = sub.add_parser("choices", help="the model's choices for MLIR files")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--profile")
     p = sub.add_parser("build", help="compile every candidate (CPU)")
     p.add_argument("--out", required=True)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -735,6 +779,9 @@ def main(argv: list[str] | None = None) -> int:
             print(p.key, "held out" if p.held_out else "")
         print(f"{len(pts)} points, {sum(p.held_out for p in pts)} held out, "
               f"{len({p.op for p in pts})} ops")
+        return 0
+    if args.command == "choices":
+        print(choices(args.files, profile=args.profile))
         return 0
     if args.command == "build":
         return build(args.out, args.jobs)

@@ -73,7 +73,9 @@ class LoadedKernel:
             driver.cuModuleGetFunction(self.module, manifest.entry.encode()),
             f"finding {manifest.entry}")
         attribute = driver.CUfunction_attribute
-        if manifest.dynamic_shared_memory > 48 * 1024:
+        # The default limit on dynamic shared memory is 48 KB less the
+        # kernel's static shared memory; opt in to exactly what it needs.
+        if manifest.dynamic_shared_memory > 0:
             _check(driver.cuFuncSetAttribute(
                 self.function,
                 attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

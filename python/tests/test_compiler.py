@@ -51,13 +51,52 @@ def test_compile_and_reuse(tmp_path):
     if not compiler.available:
         pytest.skip("credit-opt is not built")
     request = Request("softmax", "bf16", 2048, cluster=2)
-    kernel = compiler.compile(request)
-    assert kernel.cluster == 2 and kernel.n == 2048
+    kernels = compiler.compile(request)
+    # Every variant the model keeps has the forced cluster size, and
+    # together they serve every row count.
+    assert all(k.cluster == 2 and k.n == 2048 for k in kernels.kernels)
+    for m in (1, 7, 100, 5000, 10 ** 7):
+        assert kernels.for_rows(m).covers(m)
+    kernel = kernels.for_rows(1)
     assert kernel.ptx.read_text().count(".reqnctapercluster 2, 1, 1") == 1
-    # A second compiler over the same cache finds the kernel in the library.
+    # A second compiler over the same cache finds the kernels in the
+    # library.
     again = Compiler(cache_dir=tmp_path)
     assert request in again.library
-    assert again.compile(request).ptx == kernel.ptx
+    assert again.compile(request).for_rows(1).ptx == kernel.ptx
+
+
+def test_compile_a_given_tiling(tmp_path):
+    compiler = Compiler(cache_dir=tmp_path)
+    if not compiler.available:
+        pytest.skip("credit-opt is not built")
+    tiling = ("#credit.tiling<cluster = 1, threads = 256, vector = 8, "
+              "elems = 16, rows = 2>")
+    kernels = compiler.compile(Request("softmax", "bf16", 2048, tiling=tiling))
+    (kernel,) = kernels.kernels
+    assert kernel.tiling["rows"] == 2 and kernel.grid_policy == \
+        "row_group_per_cluster"
+    # A cluster per two-row group: the rows of one CTA.
+    assert kernel.rows_per_cluster(1000, 500, None) == 2
+    assert kernel.grid(1000, 2, None) == 500
+
+
+@pytest.mark.parametrize("tiling", [
+    # The compiler rejects it.
+    "#credit.tiling<cluster = 3, threads = 32, vector = 1, elems = 1>",
+    "cluster = 1",                  # not an attribute
+    "#credit.tiling<cluster = 1>} func.func @evil() {",
+])
+def test_bad_tilings(tmp_path, tiling):
+    compiler = Compiler(cache_dir=tmp_path)
+    if tiling.startswith("#credit.tiling<cluster = 3"):
+        if not compiler.available:
+            pytest.skip("credit-opt is not built")
+        with pytest.raises(CompileError, match="cluster size must be"):
+            compiler.compile(Request("softmax", "bf16", 2048, tiling=tiling))
+    else:
+        with pytest.raises(ValueError, match="tiling must be"):
+            Request("softmax", "bf16", 2048, tiling=tiling)
 
 
 def test_compile_error_carries_the_diagnostic(tmp_path):

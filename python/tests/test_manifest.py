@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from credit.manifest import ManifestError, load_artifacts, parse_manifest
+from credit.manifest import (ManifestError, check_kernel_set, load_artifacts,
+                             parse_manifest)
 
 
 def manifest(**changes):
@@ -27,6 +28,7 @@ def manifest(**changes):
         "scalar_output_dtypes": [], "column_sum_output_dtypes": [],
         "pointer_alignment": 16, "stride_multiple": 8,
         "tiling": {"cluster": 2}, "chip": "sm_90",
+        "grid": {"policy": "one_wave"}, "rows": [[1, None]],
         "ptx": "softmax_bf16_n8192_c2.ptx"}
     data.update(changes)
     return data
@@ -56,6 +58,9 @@ def test_parses_a_valid_manifest(folder):
     ({"output_dtypes": []}, "0 row_output dtypes"),
     ({"ptx": "missing.ptx"}, "PTX file .* is missing"),
     ({"cubin": "missing.cubin"}, "cubin file .* is missing"),
+    ({"grid": {"policy": "any"}}, "grid policy must be one of"),
+    ({"rows": [[0, None]]}, "'rows' must list"),
+    ({"rows": [[5, 3]]}, "'rows' must list"),
 ])
 def test_rejects_broken_manifests(folder, change, message):
     with pytest.raises(ManifestError, match=message):
@@ -77,8 +82,39 @@ def test_rejects_missing_keys_and_bad_params(folder):
         parse_manifest(data, folder)
 
 
+def test_grid_rules(folder):
+    # One wave: an equal share of the rows for every resident cluster,
+    # whole row groups of the CTA's rows.
+    wave = parse_manifest(manifest(), folder)
+    assert wave.rows_per_cluster(1000, active_clusters=100, blocks=None) == 10
+    assert wave.grid(1000, 10, None) == 100 * 2
+    assert wave.rows_per_cluster(1000, 100, None, waves=0) == 1
+    grouped = parse_manifest(manifest(
+        grid={"policy": "row_group_per_cluster"},
+        tiling={"cluster": 1, "rows": 4}), folder)
+    assert grouped.rows_per_cluster(1000, 100, None) == 4
+    assert grouped.grid(1000, 4, None) == 250 * 2
+
+
+def test_kernel_sets_cover_every_row_count_once(folder):
+    small = parse_manifest(manifest(rows=[[1, 63], [4096, None]]), folder)
+    large = parse_manifest(manifest(name="other", rows=[[64, 4095]]),
+                           folder)
+    kernels = check_kernel_set([small, large], "lib")
+    assert kernels.for_rows(1) is small and kernels.for_rows(100) is large
+    assert kernels.for_rows(10 ** 9) is small
+    with pytest.raises(ManifestError, match="do not cover 64 rows"):
+        check_kernel_set([small], "lib")
+    with pytest.raises(ManifestError, match="exactly once"):
+        check_kernel_set([small, large, large], "lib")
+    bounded = parse_manifest(manifest(rows=[[1, 10]]), folder)
+    with pytest.raises(ManifestError, match="no kernel covers more than 10"):
+        check_kernel_set([bounded], "lib")
+
+
 def test_column_sum_grid_needs_blocks(folder):
-    data = manifest(column_sum_output_dtypes=["f32"])
+    data = manifest(column_sum_output_dtypes=["f32"],
+                    grid={"policy": "row_blocks"})
     data["params"].insert(4, {"name": "colsum_out0", "kind": "ptr",
                               "role": "column_sum_output", "dtype": "f32",
                               "shape": "p,n"})

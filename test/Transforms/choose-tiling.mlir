@@ -1,60 +1,61 @@
-// RUN: credit-opt %s --split-input-file --credit-choose-tiling | FileCheck %s
-// RUN: credit-opt %s --split-input-file --credit-choose-tiling=cluster-size=4 | FileCheck %s --check-prefix=FORCED
+// RUN: credit-opt %s --split-input-file --credit-choose-tiling=profile=%S/Inputs/profile.json | FileCheck %s
+// RUN: credit-opt %s --split-input-file --credit-choose-tiling="profile=%S/Inputs/profile.json cluster-size=4" | FileCheck %s --check-prefix=FORCED
 // RUN: not credit-opt %s --split-input-file --credit-choose-tiling=cluster-size=3 2>&1 | FileCheck %s --check-prefix=BADSIZE
 
-// A bf16 row of 8192 fits in the registers of one CTA: 256 threads with 32
-// elements each, 16-byte (8 x bf16) accesses.
-// CHECK-LABEL: func.func @short_row
-// CHECK: tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 32>
-// FORCED-LABEL: func.func @short_row
-// FORCED: tiling = #credit.tiling<cluster = 4, threads = 256, vector = 8, elems = 8>
+// The tilings come from the cost model (a fixed test profile here). With a
+// static M the one fastest tiling there; with a dynamic M the fastest at
+// every row count, kept as variants whose row ranges cover every M once.
+
+// Few long rows: a cluster per row.
+// CHECK-LABEL: func.func @long_rows
+// CHECK: tiling = #credit.tiling<cluster = {{8|16}},
+// CHECK-NOT: variants
+// FORCED-LABEL: func.func @long_rows
+// FORCED: tiling = #credit.tiling<cluster = 4,
 // BADSIZE: error: credit-choose-tiling: cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got 3
-func.func @short_row(%x: tensor<?x8192xbf16>, %o: tensor<?x8192xbf16>) -> tensor<?x8192xbf16> {
-  %r = credit.rowwise ins(%x : tensor<?x8192xbf16>) outs(%o : tensor<?x8192xbf16>)
+func.func @long_rows(%x: tensor<64x262144xbf16>, %o: tensor<64x262144xbf16>) -> tensor<64x262144xbf16> {
+  %r = credit.rowwise ins(%x : tensor<64x262144xbf16>) outs(%o : tensor<64x262144xbf16>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
-  return %r : tensor<?x8192xbf16>
+  return %r : tensor<64x262144xbf16>
 }
 
 // -----
 
-// A row of 131072 bf16 needs the registers of 8 CTAs.
-// CHECK-LABEL: func.func @long_row
-// CHECK: tiling = #credit.tiling<cluster = 8, threads = 256, vector = 8, elems = 64>
-// FORCED-LABEL: func.func @long_row
-// FORCED: tiling = #credit.tiling<cluster = 4, threads = 1024, vector = 8, elems = 16, staging = shared>
-func.func @long_row(%x: tensor<?x131072xbf16>, %o: tensor<?x131072xbf16>) -> tensor<?x131072xbf16> {
-  %r = credit.rowwise ins(%x : tensor<?x131072xbf16>) outs(%o : tensor<?x131072xbf16>)
+// Many short rows: one CTA per row, the row in registers.
+// CHECK-LABEL: func.func @short_rows
+// CHECK: tiling = #credit.tiling<cluster = 1, threads = {{[0-9]+}}, vector = 8, elems = {{[0-9]+}}>
+// CHECK-NOT: variants
+func.func @short_rows(%x: tensor<32768x4096xbf16>, %o: tensor<32768x4096xbf16>) -> tensor<32768x4096xbf16> {
+  %r = credit.rowwise ins(%x : tensor<32768x4096xbf16>) outs(%o : tensor<32768x4096xbf16>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
-  return %r : tensor<?x131072xbf16>
+  return %r : tensor<32768x4096xbf16>
 }
 
 // -----
 
-// Too long for registers anywhere: staged in the shared memory of 16 CTAs,
-// or reread when even that is too small.
-// CHECK-LABEL: func.func @very_long_rows
-// CHECK: tiling = #credit.tiling<cluster = 16, threads = 1024, vector = 8, elems = 16, staging = shared>
-// CHECK: tiling = #credit.tiling<cluster = 16, threads = 1024, vector = 4, elems = 16, staging = reread>
-// FORCED-LABEL: func.func @very_long_rows
-// FORCED: staging = reread
-// FORCED: staging = reread
-func.func @very_long_rows(%x: tensor<?x1048576xbf16>, %o: tensor<?x1048576xbf16>,
-                          %y: tensor<?x1048576xf32>, %p: tensor<?x1048576xf32>) {
-  %r = credit.rowwise ins(%x : tensor<?x1048576xbf16>) outs(%o : tensor<?x1048576xbf16>)
+// A dynamic M: variants from one row up, the last without a bound; the op's
+// tiling is one of them. Forced, every variant has that cluster size.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: tiling = #credit.tiling<
+// CHECK-SAME: variants = [#credit.variant<tiling = #credit.tiling<{{.*}}>, min_rows = 1, max_rows = {{[1-9][0-9]*}}>,
+// CHECK-SAME: max_rows = 0>]
+// FORCED-LABEL: func.func @dynamic
+// FORCED-NOT: cluster = {{[^4]}},
+// FORCED: return
+func.func @dynamic(%x: tensor<?x262144xbf16>, %o: tensor<?x262144xbf16>) -> tensor<?x262144xbf16> {
+  %r = credit.rowwise ins(%x : tensor<?x262144xbf16>) outs(%o : tensor<?x262144xbf16>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
-  %s = credit.rowwise ins(%y : tensor<?x1048576xf32>) outs(%p : tensor<?x1048576xf32>)
-    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
-  return
+  return %r : tensor<?x262144xbf16>
 }
 
 // -----
 
-// An existing tiling is kept unless a cluster size is forced; an odd N gets
-// scalar accesses.
+// An existing tiling is kept unless a cluster size is forced; a forced size
+// that no regular tiling has (4 CTAs for 99 columns) gets one with idle
+// threads; an odd N gets scalar accesses.
 // CHECK-LABEL: func.func @kept
 // CHECK: tiling = #credit.tiling<cluster = 2, threads = 64, vector = 1, elems = 8, staging = reread>
 // FORCED-LABEL: func.func @kept

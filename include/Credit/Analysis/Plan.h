@@ -98,12 +98,20 @@ struct KernelPlan {
   /// Cluster exchanges (a barrier round each) and block reductions through
   /// shared memory per row.
   int64_t exchangeRounds = 0, blockRounds = 0;
-  /// Dependent rounds of global loads a thread waits for per row: one with
-  /// registers staging, one per sweep for the first stage with shared
-  /// staging, one per sweep and region that reads the row with rereads.
-  int64_t loadRounds = 0;
-  /// Bytes of row inputs one thread has in flight in a round.
-  int64_t bytesInFlightPerThread = 0;
+  /// Dependent rounds of global loads a thread waits for per row: the
+  /// first read of the row (one round with registers staging, one per
+  /// sweep otherwise), and the rereads of later regions (reread staging:
+  /// one per sweep and region that reads the row; they mostly hit L2).
+  int64_t dramRounds = 0, rereadRounds = 0;
+  /// Vector accesses per element of the row: to global memory (row and
+  /// broadcast reads, output writes) and to the shared-memory stage.
+  double globalAccessesPerElement = 0, sharedAccessesPerElement = 0;
+  /// Bytes per row moved through the shared-memory stage (written once,
+  /// read by every later region that uses the row).
+  int64_t sharedBytesPerRow = 0;
+  /// Column sums accumulated in global memory (without registers staging):
+  /// bytes read and written back per row, and the dependent rounds.
+  int64_t columnSumBytesPerRow = 0, columnSumRounds = 0;
   /// Arithmetic per element of the row over all regions, in simple-op
   /// units (an add is 1, an exponential 4, a division 10); row-uniform
   /// values are computed once per row and not counted.
@@ -122,9 +130,19 @@ struct KernelPlan {
   /// 64-bit values).
   int64_t indexValues = 0;
   int64_t estimatedRegisters = 0;
-  /// The estimate exceeds what a thread of a CTA this large can have, so
-  /// ptxas is expected to spill.
+  /// The most registers a thread may use for `ctasPerSM` CTAs to fit on an
+  /// SM. Sweep tilings are built to it (.maxnreg): their estimate is rough
+  /// and ptxas packs their few live values into 32 registers as often as
+  /// not, so the budget makes their occupancy what the plan says. Registers
+  /// staging is not capped (measured: capping costs 4% there); its estimate
+  /// stands.
+  int64_t registerBudget = 0;
+  bool enforceRegisterBudget = false;
+  /// The estimate exceeds the budget, so ptxas is expected to spill.
   bool expectSpills = false;
+  /// Registers staging on a CTA that loops over rows: the broadcast inputs
+  /// are loaded once and kept; otherwise they are loaded where used.
+  bool broadcastsInRegisters = false;
   int64_t ctasPerSM = 0;
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
   /// Resident warps over the SM's maximum.

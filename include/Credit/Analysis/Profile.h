@@ -44,9 +44,15 @@ struct ChipProfile {
   double dramLatencyUs = 0;
   /// The most bytes per second one SM moves to and from memory.
   double smGBs = 0;
-  /// Bandwidth of L2 hits, whole chip, and the L2's size.
-  double l2GBs = 0;
+  /// Bandwidth and round trip of L2 hits (rereads), whole chip, and the
+  /// L2's size.
+  double l2GBs = 0, l2LatencyUs = 0;
   int64_t l2Bytes = 0;
+  /// Bytes per cycle an SM reads or writes of its shared memory (and of
+  /// its L1, the same storage), the L1/shared storage of an SM and an L1
+  /// hit's round trip.
+  double sharedBytesPerCycle = 0, l1LatencyUs = 0;
+  int64_t l1Bytes = 0;
 
   //===--- Synchronization -----------------------------------------------===//
   /// One block reduction through shared memory (warp shuffles, a CTA
@@ -64,8 +70,13 @@ struct ChipProfile {
   double ctaLaunchUs = 0;
 
   //===--- Arithmetic ----------------------------------------------------===//
-  /// Simple f32 operations per microsecond one SM issues.
-  double opsPerUsPerSM = 0;
+  /// Simple f32 operations per microsecond one SM issues, and what one
+  /// vector access to global or shared memory costs in such operations
+  /// (the access and its address arithmetic).
+  double opsPerUsPerSM = 0, accessOps = 0;
+  /// Operations per microsecond one thread issues on its own (its part of
+  /// a row's chain when little else runs).
+  double threadOpsPerUs = 0;
 
   //===--- The model's fitted shape --------------------------------------===//
   /// Exponent of the soft maximum that combines a CTA's latency chain with

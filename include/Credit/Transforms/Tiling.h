@@ -15,9 +15,9 @@
 namespace mlir {
 namespace credit {
 
-/// Gives `op` the model's choice: `tiling` at `rows` rows (the op's M when
-/// static) and, when the choice changes with M, `variants` (at most
-/// `maxVariants`). Only tilings with `cluster` CTAs when it is not 0.
+/// Gives `op` the model's choice: with a static M, the fastest tiling
+/// there; else `tiling` at `rows` rows and, when the choice changes with M,
+/// `variants` (at most `maxVariants`). Only tilings with `cluster` CTAs when it is not 0.
 /// Emits an error at the op when no tiling is legal.
 LogicalResult chooseTiling(RowwiseOp op, const TargetInfo &target,
                            const ChipProfile &profile, unsigned cluster,

@@ -192,6 +192,10 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
       b.getDenseI32ArrayAttr({int32_t(plan.threads), 1, 1}));
   func.setKnownClusterSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(plan.cluster), 1, 1}));
+  // Sweeps: the plan's occupancy, held by keeping ptxas within the
+  // register budget (see KernelPlan::registerBudget).
+  if (plan.enforceRegisterBudget)
+    func->setAttr("nvvm.maxnreg", b.getI32IntegerAttr(plan.registerBudget));
   emitBody(func);
   return gpuModule;
 }

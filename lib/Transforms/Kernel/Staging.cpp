@@ -107,7 +107,7 @@ Value KernelEmitter::toComputeType(Value value) {
 }
 
 void KernelEmitter::loadBroadcastRegisters() {
-  if (plan.staging != Staging::Registers)
+  if (!plan.broadcastsInRegisters)
     return;
   for (auto [i, input] : llvm::enumerate(op.getBroadcasts())) {
     SmallVector<Value> loaded;
@@ -163,7 +163,7 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
 
 Value KernelEmitter::getBroadcast(unsigned input, unsigned chunk,
                                   const ChunkPosition &pos) {
-  if (plan.staging == Staging::Registers)
+  if (plan.broadcastsInRegisters)
     return broadcastRegisters[input][chunk];
   Type element = elementTypeOf(op.getBroadcasts()[input]);
   return toComputeType(
