@@ -91,10 +91,15 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   double sharedBytes =
       rowsPerGroup * double(plan.sharedBytesPerRow) / plan.cluster + l1Bytes;
 
-  // Bytes per microsecond for one SM: its own limit, or its share of the
-  // DRAM (L2) when every busy SM streams.
+  // Bytes per microsecond for one SM: its own limit, its share of the DRAM
+  // (L2) when every busy SM streams, or what its CTAs keep in flight per
+  // DRAM round trip (Little's law: a round of loads is every thread's
+  // elements of each row input).
+  double inFlight = perSM * double(plan.threads) * double(plan.elems) *
+                    double(plan.inputBytesPerColumn);
   double smBytesPerUs =
-      std::min(profile.smGBs, profile.dramGBs / result.activeSMs) * 1e3;
+      std::min({profile.smGBs * 1e3, profile.dramGBs * 1e3 / result.activeSMs,
+                2 * inFlight / profile.dramLatencyUs});
   double l2BytesPerUs =
       std::min(profile.smGBs, profile.l2GBs / result.activeSMs) * 1e3;
   double sharedBytesPerUs = profile.sharedBytesPerCycle * profile.clockGHz * 1e3;

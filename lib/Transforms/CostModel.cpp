@@ -90,7 +90,8 @@ struct CostModelPass
     }
     if (rows < 1) {
       getOperation()->emitError()
-          << "credit-cost-model: rows must be at least 1, got " << rows;
+          << "credit-cost-model: rows must be at least 1, got "
+          << static_cast<int64_t>(rows);
       return signalPassFailure();
     }
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {

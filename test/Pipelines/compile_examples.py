@@ -2,12 +2,15 @@
 """Compiles every example workload with credit-to-ptx at every cluster size,
 with f32 and bf16 storage, and checks the PTX and the manifests.
 
-For each kernel: the PTX has `.reqnctapercluster C, 1, 1`; with C > 1 it
+Each request may give several kernels (the cost model's choices for ranges
+of M): together their row ranges cover every M >= 1 exactly once. For each
+kernel: the PTX has `.reqnctapercluster C, 1, 1`; with C > 1 it
 uses DSMEM (`mapa` and `shared::cluster`) and cluster barriers; there is no
 unresolved `.extern .func`; the manifest describes the kernel (entry, params
 in launch order, block, cluster, shared memory, dtypes, N); and, where ptxas
 is found, `ptxas -arch=sm_90` accepts it (format=bin runs it) with no spills
-to local memory beyond what it reports."""
+to local memory beyond what it reports; a sweep kernel carries the plan's
+register budget as `.maxnreg`."""
 
 import argparse
 import concurrent.futures
@@ -45,9 +48,26 @@ def compile_one(credit_opt, example, dtype, cluster, workdir, ptxas_found):
     if proc.returncode != 0:
         return name, f"credit-opt failed:\n{proc.stderr}"
     index = json.loads((out / "kernels.json").read_text())["kernels"]
-    if len(index) != 1:
-        return name, f"expected one kernel, got {index}"
-    manifest = json.loads((out / index[0]).read_text())
+    problems = []
+    ranges = []
+    for entry in index:
+        manifest = json.loads((out / entry).read_text())
+        ranges += [(low, high, entry) for low, high in manifest["rows"]]
+        problems += [f"{entry}: {p}" for p in
+                     check_kernel(out, manifest, cluster, ptxas_found)]
+    expected = 1
+    for low, high, entry in sorted(ranges, key=lambda r: r[0]):
+        if low != expected:
+            problems.append(f"row ranges do not cover {expected} rows once "
+                            f"({entry} starts at {low})")
+            break
+        expected = high + 1 if high is not None else None
+    if expected is not None and not problems:
+        problems.append(f"no kernel covers more than {expected - 1} rows")
+    return name, len(index), "; ".join(problems) or None
+
+
+def check_kernel(out, manifest, cluster, ptxas_found):
     ptx = (out / manifest["ptx"]).read_text()
     problems = []
     if f".reqnctapercluster {cluster}, 1, 1" not in ptx:
@@ -61,7 +81,7 @@ def compile_one(credit_opt, example, dtype, cluster, workdir, ptxas_found):
         problems.append("unresolved .extern .func")
     for key in ["entry", "params", "block", "cluster", "grid",
                 "dynamic_shared_memory", "input_dtypes", "output_dtypes", "n",
-                "workload"]:
+                "workload", "rows", "plan"]:
         if key not in manifest:
             problems.append(f"manifest lacks {key}")
     if manifest.get("cluster") != [cluster, 1, 1]:
@@ -72,9 +92,13 @@ def compile_one(credit_opt, example, dtype, cluster, workdir, ptxas_found):
     if len(params) != len(manifest["params"]):
         problems.append(f"{len(params)} PTX params, manifest lists "
                         f"{len(manifest['params'])}")
+    budget = manifest.get("plan", {}).get("register_budget")
+    if manifest["tiling"]["staging"] != "registers" and \
+            f".maxnreg {budget}" not in ptx:
+        problems.append(f"a sweep kernel without .maxnreg {budget}")
     if ptxas_found and not (out / manifest["cubin"]).exists():
         problems.append("no cubin")
-    return name, "; ".join(problems) or None
+    return problems
 
 
 def main():
@@ -99,14 +123,16 @@ def main():
         results = pool.map(
             lambda job: compile_one(args.credit_opt, *job, pathlib.Path(tmp),
                                     ptxas_found), jobs)
-        for name, problem in results:
+        kernels = 0
+        for name, count, problem in results:
+            kernels += count
             if problem:
                 failures.append(name)
                 print(f"FAIL {name}: {problem}")
-    print(f"compiled {len(jobs)} kernels ({len(examples)} workloads x "
-          f"{len(DTYPES)} dtypes x {len(CLUSTERS)} cluster sizes), "
-          f"ptxas {'checked' if ptxas_found else 'skipped'}, "
-          f"{len(failures)} failures")
+    print(f"compiled {len(jobs)} requests ({len(examples)} workloads x "
+          f"{len(DTYPES)} dtypes x {len(CLUSTERS)} cluster sizes) into "
+          f"{kernels} kernels, ptxas {'checked' if ptxas_found else 'skipped'}"
+          f", {len(failures)} failures")
     sys.exit(1 if failures else 0)
 
 

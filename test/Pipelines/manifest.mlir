@@ -1,13 +1,14 @@
 // The manifest and the PTX of one kernel, end to end.
-// RUN: rm -rf %t && credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{cluster-size=2 artifacts-dir=%t})' | FileCheck %s --check-prefix=IR
-// RUN: FileCheck %s --check-prefix=JSON < %t/rmsnorm_bf16_n4096_c2.json
-// RUN: FileCheck %s --check-prefix=PTX < %t/rmsnorm_bf16_n4096_c2.ptx
+// The op's tiling is given, so the kernel is known.
+// RUN: rm -rf %t && credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{artifacts-dir=%t})' | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s --check-prefix=JSON < %t/rmsnorm_bf16_n4096_c2t256e8.json
+// RUN: FileCheck %s --check-prefix=PTX < %t/rmsnorm_bf16_n4096_c2t256e8.ptx
 // RUN: FileCheck %s --check-prefix=INDEX < %t/kernels.json
 // Compiling a second kernel into the same directory keeps the first listed.
 // RUN: credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{cluster-size=4 artifacts-dir=%t})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=INDEX2 < %t/kernels.json
 
-// IR: gpu.binary @rmsnorm_bf16_n4096_c2 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "
+// IR: gpu.binary @rmsnorm_bf16_n4096_c2t256e8 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "
 // IR-NOT: func.func
 
 // Keys come sorted.
@@ -19,10 +20,12 @@
 // JSON: "cluster": [
 // JSON-NEXT: 2,
 // JSON: "dynamic_shared_memory": 0,
-// JSON: "entry": "rmsnorm_bf16_n4096_c2",
+// JSON: "entry": "rmsnorm_bf16_n4096_c2t256e8",
 // JSON: "grid": {
 // JSON-NEXT: "clusters": "ceil(m / rows_per_cluster)",
 // JSON-NEXT: "ctas_per_cluster": 2,
+// JSON-NEXT: "grid_x": "clusters * ctas_per_cluster",
+// JSON-NEXT: "policy": "one_wave",
 // JSON: "input_dtypes": [
 // JSON-NEXT: "bf16"
 // JSON: "n": 4096,
@@ -35,8 +38,17 @@
 // JSON: "name": "scalar_out0",
 // JSON: "name": "m",
 // JSON: "name": "rows_per_cluster",
+// The plan the kernel was built from.
+// JSON: "plan": {
+// JSON: "compulsory_bytes_per_row": 16388,
+// JSON: "dsmem_bytes_per_row": 16,
+// JSON: "exchange_rounds": 1,
 // JSON: "pointer_alignment": 16,
-// JSON: "ptx": "rmsnorm_bf16_n4096_c2.ptx",
+// JSON: "ptx": "rmsnorm_bf16_n4096_c2t256e8.ptx",
+// JSON: "rows": [
+// JSON-NEXT: [
+// JSON-NEXT: 1,
+// JSON-NEXT: null
 // JSON: "scalar_output_dtypes": [
 // JSON-NEXT: "f32"
 // JSON: "stride_multiple": 8,
@@ -45,7 +57,7 @@
 
 // PTX: .version 8.0
 // PTX: .target sm_90
-// PTX: .entry rmsnorm_bf16_n4096_c2(
+// PTX: .entry rmsnorm_bf16_n4096_c2t256e8(
 // PTX: .explicitcluster
 // PTX: .reqnctapercluster 2, 1, 1
 // PTX: barrier.cluster.arrive.relaxed
@@ -58,15 +70,16 @@
 // PTX: st.global.v4
 
 // INDEX: "kernels": [
-// INDEX-NEXT: "rmsnorm_bf16_n4096_c2.json"
+// INDEX-NEXT: "rmsnorm_bf16_n4096_c2t256e8.json"
 // INDEX-NEXT: ]
-// INDEX2: "rmsnorm_bf16_n4096_c2.json",
-// INDEX2-NEXT: "rmsnorm_bf16_n4096_c4.json"
+// INDEX2: "rmsnorm_bf16_n4096_c2t256e8.json",
+// INDEX2-NEXT: "rmsnorm_bf16_n4096_c4t{{.*}}.json"
 
 func.func @rmsnorm(%x: tensor<?x4096xbf16>, %w: tensor<4096xbf16>, %y0: tensor<?x4096xbf16>, %r0: tensor<?xf32>)
     -> (tensor<?x4096xbf16>, tensor<?xf32>) {
   %y, %rstd = credit.rowwise "rmsnorm" ins(%x : tensor<?x4096xbf16>) bcast(%w : tensor<4096xbf16>)
       outs(%y0 : tensor<?x4096xbf16>) scalar_outs(%r0 : tensor<?xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 8, elems = 8>}
     reduce [add] (%j: index, %v: f32, %wv: f32) {
       %sq = arith.mulf %v, %v : f32
       credit.yield %sq : f32

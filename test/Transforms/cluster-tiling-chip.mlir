@@ -5,6 +5,7 @@
 // RUN: not credit-opt %s --credit-cluster-tiling=profile=%t.missing.json 2>&1 | FileCheck %s --check-prefix=PROFILE
 
 // CHECK: gpu.module @rowwise_f32_n4096_c16t64e4
+// CHECK: gpu.func @rowwise_f32_n4096_c16t64e4
 // CHECK-SAME: known_cluster_size = array<i32: 16, 1, 1>
 // SM120: error: credit-cluster-tiling: cannot build #credit.tiling<cluster = 16, threads = 64, vector = 4, elems = 4> on sm_120: a cluster of 16 CTAs is larger than sm_120 supports (8)
 // SM80: error: credit-cluster-tiling: unsupported chip 'sm_80': CREDIT kernels use thread-block clusters, which need sm_90 or later

@@ -128,8 +128,10 @@ func.func @colsum(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x10
 // CHECK: credit.rowwise
 // CHECK-SAME: credit.kernels = [@rowwise_f32_n4096_c1t1024e4::@rowwise_f32_n4096_c1t1024e4, @rowwise_f32_n4096_c4t256e4::@rowwise_f32_n4096_c4t256e4]
 // CHECK: gpu.module @rowwise_f32_n4096_c1t1024e4
+// CHECK: gpu.func @rowwise_f32_n4096_c1t1024e4
 // CHECK-SAME: known_cluster_size = array<i32: 1, 1, 1>
 // CHECK: gpu.module @rowwise_f32_n4096_c4t256e4
+// CHECK: gpu.func @rowwise_f32_n4096_c4t256e4
 // CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
 func.func @variants(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)

@@ -114,7 +114,10 @@ TEST_F(PlanTest, RegistersOnAClusterOfFour) {
   EXPECT_EQ(plan->dsmemBytesPerRow, 2 * 4 * 4 * 4);
   EXPECT_EQ(plan->exchangeRounds, 2);
   EXPECT_EQ(plan->blockRounds, 2);
-  EXPECT_EQ(plan->loadRounds, 1);
+  EXPECT_EQ(plan->dramRounds, 1);
+  EXPECT_EQ(plan->rereadRounds, 0);
+  // One 16-byte load and one store per 4 elements.
+  EXPECT_DOUBLE_EQ(plan->globalAccessesPerElement, 2.0 / 4);
   EXPECT_EQ(plan->stagedValues, 4);
   // exp(v - m) of stage 1 is used again by the epilogue.
   EXPECT_EQ(plan->carriedValues, 1);
@@ -156,7 +159,12 @@ TEST_F(PlanTest, SharedStagingAndRereads) {
   ASSERT_TRUE(shared);
   EXPECT_EQ(shared->slice, 32768);
   EXPECT_EQ(shared->sweeps, 2);
-  EXPECT_EQ(shared->loadRounds, 2);
+  EXPECT_EQ(shared->dramRounds, 2);
+  // The stage is written once (x, y) and read by stage 1 (x) and the
+  // epilogue (y): 2 + 2 vectors of 8 per element.
+  EXPECT_DOUBLE_EQ(shared->sharedAccessesPerElement, 4.0 / 8);
+  EXPECT_EQ(shared->sharedBytesPerRow, 65536 * (4 + 4));
+  EXPECT_TRUE(shared->enforceRegisterBudget);
   EXPECT_EQ(shared->dynamicSharedBytes, 2 * 32768 * 2);
   EXPECT_EQ(shared->stagedInputOffsets, (SmallVector<int64_t>{0, 65536}));
   // Stages of 2 and 1 values, width 2: 2 x 2 x (32 warps, 2 CTAs) x 2.
@@ -176,7 +184,8 @@ TEST_F(PlanTest, SharedStagingAndRereads) {
       buildPlan(op, tiling(2, 1024, 8, 16, Staging::Reread), target);
   ASSERT_TRUE(reread);
   EXPECT_EQ(reread->rereadBytesPerRow, 2 * 65536 * 2);
-  EXPECT_EQ(reread->loadRounds, 3 * 2);
+  EXPECT_EQ(reread->dramRounds, 2);
+  EXPECT_EQ(reread->rereadRounds, 2 * 2);
   EXPECT_EQ(reread->dynamicSharedBytes, 0);
 
   // Registers hold the broadcast too; nothing is read per row but the row.

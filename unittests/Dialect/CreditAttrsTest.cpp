@@ -55,7 +55,7 @@ TEST_F(CreditAttrsTest, CostEstimateNeedsOneTimePerCandidate) {
   auto tiling = TilingAttr::get(&context, 1, 256, 4, 4, 1, Staging::Registers);
   std::string messages = diagnosticsOf([&] {
     auto attr = CostEstimateAttr::getChecked(
-        UnknownLoc::get(&context), &context, /*rows=*/64, /*profitable=*/false,
+        UnknownLoc::get(&context), &context, /*rows=*/int64_t(64), /*profitable=*/false,
         ArrayRef<TilingAttr>{tiling},
         DenseF64ArrayAttr::get(&context, {1.0, 2.0}));
     EXPECT_FALSE(attr);
@@ -69,7 +69,7 @@ TEST_F(CreditAttrsTest, CostEstimateRejectsNaN) {
   auto tiling = TilingAttr::get(&context, 1, 256, 4, 4, 1, Staging::Registers);
   std::string messages = diagnosticsOf([&] {
     auto attr = CostEstimateAttr::getChecked(
-        UnknownLoc::get(&context), &context, /*rows=*/64, true,
+        UnknownLoc::get(&context), &context, /*rows=*/int64_t(64), true,
         ArrayRef<TilingAttr>{tiling},
         DenseF64ArrayAttr::get(&context, {std::nan("")}));
     EXPECT_FALSE(attr);
