@@ -140,6 +140,8 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   double overlap = 1 + (profile.overlap - 1) * (1 - 1.0 / perSM);
   double perGroup = softMax(result.latencyUs, result.bandwidthUs,
                             result.issueUs, overlap);
+  // Registers over the budget spill to local memory.
+  perGroup *= 1 + profile.spillCost * double(plan.registersOverBudget) / 32;
   result.micros = profile.launchUs + waves * perGroup;
   // Clusters meet once at start-up before their first exchange.
   if (plan.cluster > 1)

@@ -462,6 +462,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.registerBudget = budgetFor(plan.ctasPerSM);
   plan.enforceRegisterBudget = plan.staging != Staging::Registers;
   plan.expectSpills = wanted - slack > plan.registerBudget;
+  plan.registersOverBudget = std::max<int64_t>(0, wanted - plan.registerBudget);
   plan.estimatedRegisters = std::min(wanted, plan.registerBudget);
   plan.occupancy = double(plan.ctasPerSM * plan.warps) /
                    double(target.maxThreadsPerSM / target.warpSize);

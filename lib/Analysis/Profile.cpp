@@ -154,6 +154,7 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
   profile.opsPerUsPerSM = read.number("ops_per_us_per_sm");
   profile.accessOps = read.number("access_ops", true);
   profile.threadOpsPerUs = read.number("thread_ops_per_us");
+  profile.spillCost = read.number("spill_cost", true);
   profile.overlap = read.number("overlap");
   if (read.ok() && profile.overlap < 1)
     read.fail(llvm::formatv("'overlap' must be at least 1, got {0}",

@@ -261,7 +261,7 @@ def measure(library: str, out: str, budget_s: float, reps: int,
 FITTED = ("dram_latency_us", "l2_latency_us", "l1_latency_us", "sm_gbs",
           "ops_per_us_per_sm", "thread_ops_per_us", "access_ops", "overlap",
           "cta_launch_us", "launch_us", "exchange_scale", "block_reduce_us",
-          "block_reduce_per_warp_us")
+          "block_reduce_per_warp_us", "spill_cost")
 
 
 def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
@@ -314,6 +314,7 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         "ops_per_us_per_sm": raw["fma_per_us_per_sm"],
         "access_ops": 4.0,
         "thread_ops_per_us": raw["clock_ghz"] * 1e3,
+        "spill_cost": 0.5,
         "overlap": 2.0,
         "active_clusters": raw["active_clusters"],
         "raw": {k: raw[k] for k in (

@@ -234,7 +234,7 @@ constexpr const char *kProfile = R"json({
   "clock_ghz": 1.0, "dram_gbs": 1000, "dram_latency_us": 1.0,
   "sm_gbs": 50, "l2_gbs": 3000, "l2_latency_us": 0.2, "l2_bytes": 1000000,
   "shared_bytes_per_cycle": 128, "access_ops": 4, "l1_bytes": 262144,
-  "thread_ops_per_us": 1000,
+  "thread_ops_per_us": 1000, "spill_cost": 0.5,
   "l1_latency_us": 0.03,
   "block_reduce_us": 0.1, "block_reduce_per_warp_us": 0.01,
   "cluster_exchange_us": {"2": 1.0, "8": 2.0},

@@ -138,8 +138,10 @@ struct KernelPlan {
   /// stands.
   int64_t registerBudget = 0;
   bool enforceRegisterBudget = false;
-  /// The estimate exceeds the budget, so ptxas is expected to spill.
+  /// The estimate exceeds the budget (beyond the margin of sweeps), so ptxas
+  /// is expected to spill; and registers the estimate exceeds it by.
   bool expectSpills = false;
+  int64_t registersOverBudget = 0;
   /// Registers staging on a CTA that loops over rows: the broadcast inputs
   /// are loaded once and kept; otherwise they are loaded where used.
   bool broadcastsInRegisters = false;

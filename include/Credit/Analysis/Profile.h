@@ -77,6 +77,9 @@ struct ChipProfile {
   /// Operations per microsecond one thread issues on its own (its part of
   /// a row's chain when little else runs).
   double threadOpsPerUs = 0;
+  /// What a kernel loses per register its estimate exceeds its budget by
+  /// (spills to local memory), as a fraction of its time per 32 registers.
+  double spillCost = 0;
 
   //===--- The model's fitted shape --------------------------------------===//
   /// Exponent of the soft maximum that combines a CTA's latency chain with
