@@ -409,10 +409,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.carriedValues = countCarriedValues(op, elementArgs);
   for (Region *region : regions)
     plan.indexValues = std::max<int64_t>(plan.indexValues, isUsed(*region, 0));
-  for (Value input : op.getInputs())
-    plan.inputWordsPerColumn += elementBytes(input) / 4.0;
-  for (Value input : op.getBroadcasts())
-    plan.broadcastWordsPerColumn += elementBytes(input) / 4.0;
 
   // Arithmetic: the regions' per-element ops, one combine per reduced
   // value, and a conversion per loaded input and stored output.

@@ -261,7 +261,8 @@ void mlir::credit::refineTarget(TargetInfo &target,
 
 std::optional<TargetInfo> mlir::credit::loadTarget(llvm::StringRef chip,
                                                    llvm::StringRef path,
-                                                   std::string *error) {
+                                                   std::string *error,
+                                                   ChipProfile *profileOut) {
   std::string problem;
   std::optional<TargetInfo> target = getTargetInfo(chip);
   if (!target) {
@@ -272,6 +273,8 @@ std::optional<TargetInfo> mlir::credit::loadTarget(llvm::StringRef chip,
   } else if (std::optional<ChipProfile> profile =
                  loadProfile(chip, path, problem)) {
     refineTarget(*target, *profile);
+    if (profileOut)
+      *profileOut = std::move(*profile);
     return target;
   }
   if (error)

@@ -80,10 +80,10 @@ struct ChooseTilingPass
       return signalPassFailure();
     }
     std::string error;
-    std::optional<TargetInfo> target = loadTarget(chip, profile, &error);
-    std::optional<ChipProfile> chipProfile =
-        target ? loadProfile(chip, profile, error) : std::nullopt;
-    if (!target || !chipProfile) {
+    ChipProfile chipProfile;
+    std::optional<TargetInfo> target =
+        loadTarget(chip, profile, &error, &chipProfile);
+    if (!target) {
       getOperation()->emitError() << "credit-choose-tiling: " << error;
       return signalPassFailure();
     }
@@ -91,7 +91,7 @@ struct ChooseTilingPass
       // A tiling given in the input is kept unless a size is forced.
       if (op.getTiling() && clusterSize == 0)
         return WalkResult::advance();
-      if (failed(chooseTiling(op, *target, *chipProfile, clusterSize, rows,
+      if (failed(chooseTiling(op, *target, chipProfile, clusterSize, rows,
                               maxVariants)))
         return WalkResult::interrupt();
       return WalkResult::advance();

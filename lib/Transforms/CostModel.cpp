@@ -81,10 +81,10 @@ struct CostModelPass
 
   void runOnOperation() override {
     std::string error;
-    std::optional<TargetInfo> target = loadTarget(chip, profile, &error);
-    std::optional<ChipProfile> chipProfile =
-        target ? loadProfile(chip, profile, error) : std::nullopt;
-    if (!target || !chipProfile) {
+    ChipProfile chipProfile;
+    std::optional<TargetInfo> target =
+        loadTarget(chip, profile, &error, &chipProfile);
+    if (!target) {
       getOperation()->emitError() << "credit-cost-model: " << error;
       return signalPassFailure();
     }
@@ -96,7 +96,7 @@ struct CostModelPass
     }
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
       CostReport report =
-          evaluateCandidates(op, *target, *chipProfile,
+          evaluateCandidates(op, *target, chipProfile,
                              getRepresentativeRows(op, rows));
       if (report.candidates.empty()) {
         op.emitError() << "credit-cost-model: no tiling of this op is legal "

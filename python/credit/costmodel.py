@@ -566,8 +566,11 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
         summary[name]["model"]["rank_correlation_mean"] = (
             sum(correlations) / len(correlations) if correlations else
             float("nan"))
+    shown = pathlib.Path(profile_path).resolve()
+    if ROOT in shown.parents:
+        shown = shown.relative_to(ROOT)
     result = {"device": raw["device"], "date": raw["date"],
-              "profile": profile_data.get("source", profile_path),
+              "measured": os.path.basename(raw_path), "profile": str(shown),
               "summary": summary, "points": out_points}
     if out:
         pathlib.Path(out).write_text(json.dumps(result, indent=1) + "\n")

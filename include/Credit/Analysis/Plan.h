@@ -121,10 +121,8 @@ struct KernelPlan {
   /// Values a thread keeps live across the row: staged row elements,
   /// broadcast elements and column sums.
   int64_t stagedValues = 0;
-  /// Per element: 32-bit registers of the row and broadcast inputs as
-  /// stored (two 16-bit elements share one), and values an earlier stage
-  /// computes that a later region uses again (live across reductions).
-  double inputWordsPerColumn = 0, broadcastWordsPerColumn = 0;
+  /// Per element: values an earlier stage computes that a later region
+  /// uses again (live across the reductions between).
   int64_t carriedValues = 0;
   /// 1 when a region computes with the column index per element (held as
   /// 64-bit values).

@@ -112,11 +112,13 @@ std::optional<ChipProfile> loadProfile(llvm::StringRef chip,
 
 /// The target description of `chip`, refined by the profile at `path` (or
 /// the chip's built-in profile): the SM count and the measured cluster
-/// residency of the device. Nothing, with `error` set, for an unknown chip
-/// or an unreadable profile.
+/// residency of the device; the profile itself goes to `profile` when
+/// given. Nothing, with `error` set, for an unknown chip or an unreadable
+/// profile.
 std::optional<TargetInfo> loadTarget(llvm::StringRef chip,
                                      llvm::StringRef path,
-                                     std::string *error);
+                                     std::string *error,
+                                     ChipProfile *profile = nullptr);
 
 /// Applies `profile`'s device facts to `target`.
 void refineTarget(TargetInfo &target, const ChipProfile &profile);

@@ -188,8 +188,6 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("ops_per_element", f64(plan.opsPerElement)),
       entry("staged_values", i64(plan.stagedValues)),
       entry("carried_values", i64(plan.carriedValues)),
-      entry("input_words_per_column", f64(plan.inputWordsPerColumn)),
-      entry("broadcast_words_per_column", f64(plan.broadcastWordsPerColumn)),
       entry("estimated_registers", i64(plan.estimatedRegisters)),
       entry("register_budget", i64(plan.registerBudget)),
       entry("ctas_per_sm", i64(plan.ctasPerSM)),
