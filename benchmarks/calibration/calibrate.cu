@@ -61,6 +61,24 @@ template <typename F> static float timeMs(F launch, int reps = 9) {
   return times[times.size() / 2];
 }
 
+/// A launch of `grid` CTAs of `block` threads in clusters of `cluster`.
+struct ClusterLaunch {
+  cudaLaunchConfig_t config = {};
+  cudaLaunchAttribute attr;
+  ClusterLaunch(int grid, int block, int cluster, size_t smem = 0) {
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(block);
+    config.dynamicSmemBytes = smem;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cluster;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch &) = delete;
+};
+
 //===----------------------------------------------------------------------===//
 // Streaming: each CTA works through "rows" of threads * CHUNKS 16-byte
 // vectors: loads them all (all in flight), sums them, writes them back
@@ -216,18 +234,10 @@ static double exchangeUs(int size, int clusters, float *sink) {
                              cudaFuncAttributeNonPortableClusterSizeAllowed,
                              1));
   auto run = [&](int rounds) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(size * clusters);
-    config.blockDim = dim3(256);
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = size;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    config.attrs = &attr;
-    config.numAttrs = 1;
+    ClusterLaunch launch(size * clusters, 256, size);
     return timeMs([&] {
-      CHECK(cudaLaunchKernelEx(&config, clusterExchangeKernel, rounds, sink));
+      CHECK(cudaLaunchKernelEx(&launch.config, clusterExchangeKernel, rounds,
+                               sink));
     });
   };
   // The difference between many and few rounds leaves launch costs out.
@@ -294,19 +304,10 @@ static double sharedBytesPerCycle(int kind, double clockGHz, float *sink) {
     CHECK(cudaFuncSetAttribute(dsmemStoreKernel,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                int(smem)));
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(g_sms / 2 * 2);
-    config.blockDim = dim3(1024);
-    config.dynamicSmemBytes = smem;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = 2;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    config.attrs = &attr;
-    config.numAttrs = 1;
+    ClusterLaunch launch(g_sms / 2 * 2, 1024, 2, smem);
     return timeMs([&] {
-      CHECK(cudaLaunchKernelEx(&config, dsmemStoreKernel, rounds, sink));
+      CHECK(cudaLaunchKernelEx(&launch.config, dsmemStoreKernel, rounds,
+                               sink));
     });
   };
   double ms = run(200) - run(20);
@@ -494,18 +495,9 @@ int main() {
                                cudaFuncAttributeNonPortableClusterSizeAllowed,
                                1));
     for (int size : {1, 2, 4, 8, 16}) {
-      cudaLaunchConfig_t config = {};
-      config.gridDim = dim3(g_sms / size * size);
-      config.blockDim = dim3(256);
-      cudaLaunchAttribute attr;
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = size;
-      attr.val.clusterDim.y = 1;
-      attr.val.clusterDim.z = 1;
-      config.attrs = &attr;
-      config.numAttrs = 1;
+      ClusterLaunch launch(g_sms / size * size, 256, size);
       float cms = timeMs([&] {
-        CHECK(cudaLaunchKernelEx(&config, clusterStartKernel, sink));
+        CHECK(cudaLaunchKernelEx(&launch.config, clusterStartKernel, sink));
       });
       printf("%s\"%d\": %.3f", first ? "" : ", ", size, cms * 1e3);
       first = false;
@@ -542,21 +534,12 @@ int main() {
     printf("%s\"%d\": [", first ? "" : ", ", size);
     first = false;
     for (int k = 1; k <= 32; ++k) {
-      cudaLaunchConfig_t config = {};
-      config.gridDim = dim3(size);
-      config.blockDim = dim3(64);
       size_t smem = (prop.sharedMemPerMultiprocessor) / k;
       smem = smem > 1024 + 256 ? smem - 1024 - 256 : 0;
-      config.dynamicSmemBytes = std::min<size_t>(smem, 227 * 1024);
-      cudaLaunchAttribute attr;
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = size;
-      attr.val.clusterDim.y = 1;
-      attr.val.clusterDim.z = 1;
-      config.attrs = &attr;
-      config.numAttrs = 1;
+      ClusterLaunch launch(size, 64, size, std::min<size_t>(smem, 227 * 1024));
       int count = 0;
-      CHECK(cudaOccupancyMaxActiveClusters(&count, emptyKernel, &config));
+      CHECK(cudaOccupancyMaxActiveClusters(&count, emptyKernel,
+                                           &launch.config));
       printf("%s%d", k == 1 ? "" : ", ", count);
     }
     printf("]");

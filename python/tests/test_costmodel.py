@@ -143,3 +143,17 @@ def test_predictions_through_credit_opt(tmp_path):
     slower = costmodel.predict(items[:1], str(path))[0]["candidates"]
     assert set(slower) == set(results[0]["candidates"])
     assert all(slower[t] > results[0]["candidates"][t] for t in slower)
+
+
+def test_calibration_microbenchmarks_compile(tmp_path):
+    import subprocess
+    from credit.peers import cuda_paper
+    nvcc = cuda_paper.find_nvcc()
+    if nvcc is None:
+        pytest.skip("nvcc not found")
+    source = costmodel.ROOT / "benchmarks" / "calibration" / "calibrate.cu"
+    proc = subprocess.run(
+        [nvcc, "-O3", "-arch=sm_90", "-std=c++17", "-o",
+         str(tmp_path / "calibrate"), str(source)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
