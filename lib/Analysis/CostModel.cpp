@@ -203,8 +203,14 @@ std::string mlir::credit::describePrediction(const KernelPlan &plan,
 //===----------------------------------------------------------------------===//
 
 /// The most values a thread keeps live across a row (registers staging)
-/// before the candidate is dropped: more leaves too few CTAs per SM.
-static constexpr int64_t kMaxStagedValues = 64;
+/// before the candidate is dropped: more leaves a CTA at one per SM with
+/// little in flight. (At 64, the measured best tiling of two-input f32 rows
+/// of 64K elements, 96 values per thread, was left out.)
+static constexpr int64_t kMaxStagedValues = 128;
+/// The most vector accesses per input a candidate's thread makes in a sweep:
+/// more (narrow vectors of odd N with many elements) measured 2-4x slower
+/// than the model can tell.
+static constexpr int64_t kMaxCandidateChunks = 32;
 
 /// The candidates of `op` with `onlyCluster` CTAs (any when 0). Relaxed,
 /// for a forced cluster size that no strict candidate has: 32-thread CTAs,
@@ -225,7 +231,8 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
     auto tiling = TilingAttr::get(ctx, cluster, threads, vector, elems, rows,
                                   staging);
     std::optional<KernelPlan> plan = buildPlan(op, tiling, target);
-    if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues)
+    if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues ||
+        plan->chunks > kMaxCandidateChunks)
       return false;
     for (const KernelPlan &known : plans)
       if (known.tiling == tiling)
