@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds credit-fuzz (libFuzzer + AddressSanitizer, clang 14; CREDIT's code
+# instrumented) in build-fuzz/ and runs it for SECONDS (default 300) over a
+# corpus seeded with the examples and every test input, keeping what it
+# finds new in build-fuzz/corpus. A crash, sanitizer report, timeout or
+# out-of-memory fails the run; the input that caused it is written to
+# build-fuzz/ (crash-*, timeout-*, oom-*): add it to test/Fuzz/regressions.
+#   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags]
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SECONDS_TO_RUN=${1:-300}
+shift || true
+BUILD="$ROOT/build-fuzz"
+LLVM_PREFIX=/usr/lib/llvm-22
+
+cmake -G Ninja -S "$ROOT" -B "$BUILD" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCREDIT_ENABLE_FUZZER=ON \
+  -DMLIR_DIR=$LLVM_PREFIX/lib/cmake/mlir \
+  -DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit >/dev/null
+cmake --build "$BUILD" --target credit-fuzz >/dev/null
+
+# Seeds: the examples, the regression inputs, and every lit input split at
+# `// -----`.
+SEEDS="$BUILD/seeds"
+rm -rf "$SEEDS" && mkdir -p "$SEEDS" "$BUILD/corpus"
+python3 - "$ROOT" "$SEEDS" <<'PY'
+import pathlib, sys
+root, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+files = sorted(root.glob("examples/*.mlir")) + sorted(root.glob("test/**/*.mlir"))
+count = 0
+for path in files:
+    for i, part in enumerate(path.read_text().split("// -----")):
+        if part.strip():
+            (seeds / f"{path.stem}-{i}.mlir").write_text(part)
+            count += 1
+for path in sorted((root / "test/Fuzz/regressions").glob("*")):
+    (seeds / f"regression-{path.name}").write_bytes(path.read_bytes())
+    count += 1
+print(f"fuzz: {count} seed inputs")
+PY
+cd "$BUILD"
+# ASan options are the harness's own (__asan_default_options).
+set +e
+./bin/credit-fuzz \
+  -max_total_time="$SECONDS_TO_RUN" -timeout=30 -rss_limit_mb=4096 \
+  -max_len=16384 -dict="$ROOT/test/Fuzz/mlir.dict" -print_final_stats=1 \
+  "$@" corpus "$SEEDS" >"$BUILD/fuzz.log" 2>&1
+status=$?
+set -e
+grep -E "^#[0-9]+ +(INITED|DONE)|ERROR|^stat::|Test unit written" "$BUILD/fuzz.log" || true
+if [[ $status == 0 ]] && grep -q "^Done [0-9]* runs" "$BUILD/fuzz.log"; then
+  echo "fuzz: no finding"
+else
+  echo "fuzz: FINDING (exit $status; see $BUILD/fuzz.log)"
+  exit 1
+fi
