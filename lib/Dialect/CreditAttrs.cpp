@@ -33,6 +33,18 @@ void CreditDialect::registerAttributes() {
 // TilingAttr
 //===----------------------------------------------------------------------===//
 
+FailureOr<unsigned> mlir::credit::parseTilingCount(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  APInt value;
+  if (parser.parseInteger(value))
+    return failure();
+  if (value.isNegative() || value.getSignificantBits() > 33)
+    return parser.emitError(loc) << "expected a count from 0 to 4294967295, "
+                                    "got "
+                                 << llvm::toString(value, 10, /*Signed=*/true);
+  return static_cast<unsigned>(value.getZExtValue());
+}
+
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned cluster, unsigned threads,
                                  unsigned vector, unsigned elems, unsigned rows,
@@ -47,10 +59,10 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, vector))
     return emitError() << "vector width must be 1, 2, 4, 8 or 16, got "
                        << vector;
-  if (elems == 0 || elems % vector != 0)
+  if (elems == 0 || elems > kMaxElems || elems % vector != 0)
     return emitError() << "elements per thread (" << elems
-                       << ") must be a positive multiple of the vector width ("
-                       << vector << ")";
+                       << ") must be a multiple of the vector width ("
+                       << vector << ") from " << vector << " to " << kMaxElems;
   if (rows == 0 || threads % rows != 0 || (threads / rows) % 32 != 0)
     return emitError() << "rows per CTA (" << rows << ") must split the CTA's "
                        << threads << " threads into whole warps";

@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/Dialect/CreditOps.h"
+#include "Credit/Dialect/CreditDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -243,7 +245,13 @@ ParseResult RowwiseOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(getOperandSegmentSizesAttrName(result.name),
                       DenseI32ArrayAttr::get(ctx, segmentSizes));
 
+  SMLoc attrLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  // Without this check an inherent attribute of the wrong type (`tiling =
+  // 5`) would be dropped silently when it becomes a property.
+  if (failed(result.name.verifyInherentAttrs(
+          result.attributes, [&] { return parser.emitError(attrLoc); })))
     return failure();
 
   // Reduction stages.
@@ -409,6 +417,22 @@ static LogicalResult verifyTiling(RowwiseOp op, TilingAttr tiling,
 LogicalResult RowwiseOp::verify() {
   if (getInputs().empty())
     return emitOpError("expects at least one row input in 'ins'");
+  if (getOutputs().empty() && getScalarOutputs().empty() &&
+      getColumnSumOutputs().empty())
+    return emitOpError("expects at least one output in 'outs', "
+                       "'scalar_outs' or 'colsum_outs'");
+  if (std::optional<StringRef> workload = getWorkload();
+      workload && (!isIdentifier(*workload) ||
+                   workload->size() > kMaxWorkloadNameLength))
+    return emitOpError() << "workload name \"" << *workload
+                         << "\" must be an identifier ([A-Za-z_][A-Za-z0-9_]*) "
+                            "of at most "
+                         << kMaxWorkloadNameLength
+                         << " characters: kernel symbols and file names are "
+                            "made from it";
+  if ((*this)->getParentOfType<gpu::GPUModuleOp>())
+    return emitOpError("runs on the host: it may not be inside a gpu.module "
+                       "(credit-cluster-tiling builds the kernels)");
 
   // All tensors or all memrefs.
   bool buffers = hasBufferSemantics();
@@ -420,6 +444,9 @@ LogicalResult RowwiseOp::verify() {
   int64_t n = getRowLength();
   if (ShapedType::isDynamic(n))
     return emitOpError("expects a static row length N");
+  if (n < 1 || n > kMaxRowLength)
+    return emitOpError() << "row length N = " << n << " is out of range: N "
+                         << "must be between 1 and " << kMaxRowLength;
 
   std::optional<int64_t> rows;
   OperandGroup groups[] = {{"row input", getInputs(), true},
@@ -510,6 +537,42 @@ LogicalResult RowwiseOp::verify() {
   return success();
 }
 
+/// Whether a region of a rowwise op may compute on values of `type`.
+static bool isRegionScalarType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return isa<IndexType, Float16Type, BFloat16Type, Float32Type, Float64Type>(
+      type);
+}
+
+/// Checks that `op`, nested in a region of a rowwise op, is scalar code the
+/// kernels can run: an arith, math or scf op (or the terminator) on scalar
+/// values, without memory effects.
+static LogicalResult verifyRegionOp(Operation *op) {
+  if (!isMemoryEffectFree(op))
+    return op->emitOpError("has memory effects, which a credit.rowwise region "
+                           "may not have");
+  StringRef dialect = op->getName().getDialectNamespace();
+  if (!isa<YieldOp>(op) &&
+      !llvm::is_contained({"arith", "math", "scf"}, dialect))
+    return op->emitOpError("is not allowed in a credit.rowwise region, which "
+                           "may only use arith, math and scf ops");
+  auto checkTypes = [&](TypeRange types, StringRef what) -> LogicalResult {
+    for (Type type : types)
+      if (!isRegionScalarType(type))
+        return op->emitOpError()
+               << what << " of type " << type
+               << ": credit.rowwise regions compute on integers, index, "
+                  "f16, bf16, f32 and f64";
+    return success();
+  };
+  // Block arguments of nested scf regions take their types from operands
+  // and results, so these cover them.
+  if (failed(checkTypes(op->getOperandTypes(), "has an operand")))
+    return failure();
+  return checkTypes(op->getResultTypes(), "has a result");
+}
+
 /// Checks that `region` has the argument types `argTypes` and yields
 /// `yieldTypes`, and that its ops have no memory effects.
 static LogicalResult verifyRegionSignature(RowwiseOp op, Region &region,
@@ -543,11 +606,9 @@ static LogicalResult verifyRegionSignature(RowwiseOp op, Region &region,
              << ", but the " << name << " produces " << expected;
 
   WalkResult walk = region.walk([&](Operation *nested) {
-    if (isMemoryEffectFree(nested))
-      return WalkResult::advance();
-    nested->emitOpError("has memory effects, which a credit.rowwise region "
-                        "may not have");
-    return WalkResult::interrupt();
+    if (failed(verifyRegionOp(nested)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }
@@ -624,15 +685,29 @@ LogicalResult DynamicSharedMemoryOp::verify() {
 // BlockReduceOp and ClusterReduceOp
 //===----------------------------------------------------------------------===//
 
-/// Checks that `scratch` is a static 1-D f32 buffer in workgroup memory.
-static LogicalResult verifyScratch(Operation *op, MemRefType scratch) {
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(scratch.getMemorySpace());
+/// Checks that `scratch` is a static 1-D f32 buffer in workgroup memory
+/// with room for `needed` entries from `offset` (from 0 when the offset is
+/// not a constant).
+static LogicalResult verifyScratch(Operation *op, TypedValue<MemRefType> scratch,
+                                   Value offset, int64_t needed) {
+  MemRefType type = scratch.getType();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
     return op->emitOpError("scratch must be in #gpu.address_space<workgroup>");
-  if (!scratch.hasStaticShape() || !scratch.getLayout().isIdentity())
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
     return op->emitOpError("scratch must be statically sized with the "
                            "identity layout");
+  int64_t start = 0;
+  if (std::optional<int64_t> constant = getConstantIntValue(offset)) {
+    if (*constant < 0)
+      return op->emitOpError() << "scratch offset " << *constant
+                               << " is negative";
+    start = *constant;
+  }
+  if (start + needed > type.getNumElements())
+    return op->emitOpError()
+           << "scratch of " << type.getNumElements() << " entries has no room "
+           << "for the " << needed << " entries it needs from offset " << start;
   return success();
 }
 
@@ -650,8 +725,11 @@ LogicalResult BlockReduceOp::verify() {
                          << group;
   if (group > 32 && !getScratch())
     return emitOpError("needs scratch when a group has more than one warp");
+  // At least one group's warps, K values each (the CTA's other groups use
+  // the entries after them; the CTA size is not known here).
   if (getScratch())
-    return verifyScratch(*this, getScratch().getType());
+    return verifyScratch(*this, getScratch(), getOffset(),
+                         int64_t(group / 32) * getValues().size());
   return success();
 }
 
@@ -665,7 +743,8 @@ LogicalResult ClusterReduceOp::verify() {
   if (!llvm::is_contained({2u, 4u, 8u, 16u}, getCluster()))
     return emitOpError() << "cluster must be 2, 4, 8 or 16, got "
                          << getCluster();
-  return verifyScratch(*this, getScratch().getType());
+  return verifyScratch(*this, getScratch(), getOffset(),
+                       int64_t(getCluster()) * getValues().size());
 }
 
 #define GET_OP_CLASSES

@@ -117,6 +117,20 @@ struct CheckTargetPass
                           << format << "'";
       return signalPassFailure();
     }
+    // A toolkit that is named must be one: the NVVM target links libdevice
+    // from it, and without it math functions stay unresolved calls.
+    if (!toolkit.empty()) {
+      SmallString<256> libdevice(toolkit);
+      llvm::sys::path::append(libdevice, "nvvm", "libdevice",
+                              "libdevice.10.bc");
+      if (!llvm::sys::fs::is_directory(toolkit) ||
+          !llvm::sys::fs::is_regular_file(libdevice)) {
+        module->emitError() << "toolkit '" << toolkit
+                            << "' is not a CUDA toolkit: '" << libdevice
+                            << "' does not exist";
+        return signalPassFailure();
+      }
+    }
     if (format == "bin" && findPtxas(toolkit).empty()) {
       module->emitError()
           << "format=bin needs ptxas, which was not found "

@@ -5,9 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/Target/Passes.h"
+#include "Credit/Dialect/CreditDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -17,6 +20,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cerrno>
+#include <unistd.h>
 
 namespace mlir {
 namespace credit {
@@ -49,15 +55,65 @@ static llvm::json::Value toJSON(Attribute attr) {
   return nullptr;
 }
 
+/// Writes `contents` to `path` so that a reader never sees a partial file:
+/// into a unique temporary file beside it, flushed to disk, then renamed
+/// over `path`.
 static LogicalResult writeFile(Operation *op, StringRef path,
                                StringRef contents) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    return op->emitError() << "cannot write '" << path << "': " << error;
-  file->os() << contents;
-  file->keep();
+  int fd;
+  SmallString<256> temporary;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".tmp-%%%%%%%%", fd, temporary))
+    return op->emitError() << "cannot write '" << path << "': "
+                           << ec.message();
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+    os << contents;
+    os.flush();
+    if (os.has_error() || ::fsync(fd) != 0) {
+      std::error_code ec = os.has_error() ? os.error()
+                                          : std::error_code(errno,
+                                                            std::generic_category());
+      os.clear_error();
+      ::close(fd);
+      llvm::sys::fs::remove(temporary);
+      return op->emitError() << "cannot write '" << path << "': "
+                             << ec.message();
+    }
+  }
+  ::close(fd);
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    return op->emitError() << "cannot write '" << path << "': "
+                           << ec.message();
+  }
   return success();
+}
+
+/// The functions `ptx` calls but does not define (`.extern .func`): calls
+/// into libdevice that were never linked.
+static SmallVector<StringRef> getUnresolvedFunctions(StringRef ptx) {
+  // `.extern .func (.param .b32 func_retval0) __nv_tanf` or, for a
+  // function without a result, `.extern .func __nv_foo`.
+  SmallVector<StringRef> names;
+  SmallVector<StringRef> lines;
+  ptx.split(lines, '\n');
+  for (StringRef line : lines) {
+    line = line.ltrim();
+    if (!line.consume_front(".extern"))
+      continue;
+    line = line.ltrim();
+    if (!line.consume_front(".func"))
+      continue;
+    line = line.ltrim();
+    if (line.starts_with("("))
+      line = line.drop_until([](char c) { return c == ')'; })
+                 .drop_front()
+                 .ltrim();
+    names.push_back(line.take_while(
+        [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; }));
+  }
+  return names;
 }
 
 namespace {
@@ -107,6 +163,60 @@ static FailureOr<PtxasReport> runPtxas(Operation *op, StringRef ptxas,
   return report;
 }
 
+/// Adds `written` to DIR/kernels.json, keeping the kernels listed before
+/// whose manifests are still there. Concurrent writers into one directory
+/// take turns under a lock on DIR/.kernels.json.lock; a damaged index is
+/// rebuilt from what it can still name.
+static LogicalResult updateIndex(Operation *op, StringRef dir,
+                                 ArrayRef<std::string> written) {
+  SmallString<256> lockPath(dir), indexPath(dir);
+  llvm::sys::path::append(lockPath, ".kernels.json.lock");
+  llvm::sys::path::append(indexPath, "kernels.json");
+  int lockFd;
+  if (std::error_code ec = llvm::sys::fs::openFileForWrite(
+          lockPath, lockFd, llvm::sys::fs::CD_OpenAlways))
+    return op->emitError() << "cannot open '" << lockPath
+                           << "': " << ec.message();
+  llvm::scope_exit closeLock([&] { ::close(lockFd); });
+  if (std::error_code ec = llvm::sys::fs::lockFile(lockFd))
+    return op->emitError() << "cannot lock '" << lockPath
+                           << "': " << ec.message();
+  llvm::scope_exit unlock([&] { llvm::sys::fs::unlockFile(lockFd); });
+
+  llvm::json::Array index;
+  llvm::StringSet<> listed;
+  auto add = [&](StringRef file) {
+    if (listed.insert(file).second)
+      index.push_back(file.str());
+  };
+  if (auto buffer = llvm::MemoryBuffer::getFile(indexPath)) {
+    llvm::Expected<llvm::json::Value> parsed =
+        llvm::json::parse((*buffer)->getBuffer());
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    else if (auto *object = parsed->getAsObject())
+      if (auto *kernels = object->getArray("kernels"))
+        for (const llvm::json::Value &entry : *kernels) {
+          std::optional<StringRef> file = entry.getAsString();
+          if (!file || !file->ends_with(".json") ||
+              !isIdentifier(file->drop_back(5)))
+            continue;
+          SmallString<256> path(dir);
+          llvm::sys::path::append(path, *file);
+          if (llvm::sys::fs::is_regular_file(path))
+            add(*file);
+        }
+  }
+  for (const std::string &file : written)
+    add(file);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"kernels", std::move(index)}}))
+     << "\n";
+  return writeFile(op, indexPath, text);
+}
+
 namespace {
 struct WriteArtifactsPass
     : public credit::impl::CreditWriteArtifactsBase<WriteArtifactsPass> {
@@ -114,7 +224,8 @@ struct WriteArtifactsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto manifests = module->getAttrOfType<DictionaryAttr>("credit.kernels");
+    auto manifests =
+        module->getAttrOfType<DictionaryAttr>(CreditDialect::kKernelsAttrName);
     if (!dir.empty()) {
       if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
         module.emitError() << "cannot create '" << dir << "': " << ec.message();
@@ -122,41 +233,33 @@ struct WriteArtifactsPass
       }
     }
 
-    // Kernels written earlier into the same directory stay listed.
-    llvm::json::Array index;
-    llvm::StringSet<> listed;
-    SmallString<256> indexPath(dir);
-    llvm::sys::path::append(indexPath, "kernels.json");
-    std::unique_ptr<llvm::MemoryBuffer> existing;
-    if (!dir.empty())
-      if (auto buffer = llvm::MemoryBuffer::getFile(indexPath))
-        existing = std::move(*buffer);
-    if (existing) {
-      llvm::Expected<llvm::json::Value> parsed =
-          llvm::json::parse(existing->getBuffer());
-      if (!parsed) {
-        llvm::consumeError(parsed.takeError());
-      } else if (auto *object = parsed->getAsObject()) {
-        if (auto *kernels = object->getArray("kernels"))
-          for (const llvm::json::Value &entry : *kernels)
-            if (std::optional<StringRef> file = entry.getAsString())
-              if (listed.insert(*file).second)
-                index.push_back(file->str());
-      }
-    }
-
+    SmallVector<std::string> written;
     for (auto binary : module.getOps<gpu::BinaryOp>()) {
       StringRef name = binary.getSymName();
       DictionaryAttr manifest =
           manifests ? manifests.getAs<DictionaryAttr>(name) : DictionaryAttr();
       if (!manifest)
         continue; // not a CREDIT kernel
+      // The dialect verifies manifest names; file names are made from them.
+      if (!isIdentifier(name)) {
+        binary.emitError() << "kernel name '" << name
+                           << "' is not an identifier";
+        return signalPassFailure();
+      }
       auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
       if (!object || object.getFormat() != gpu::CompilationTarget::Assembly) {
         binary.emitError("credit-write-artifacts expects PTX (format isa)");
         return signalPassFailure();
       }
       StringRef ptx = object.getObject().getValue();
+      if (SmallVector<StringRef> missing = getUnresolvedFunctions(ptx);
+          !missing.empty()) {
+        binary.emitError()
+            << "the PTX of '" << name << "' calls functions it does not "
+            << "define (" << llvm::join(missing, ", ")
+            << "): libdevice was not linked; pass toolkit=<CUDA toolkit root>";
+        return signalPassFailure();
+      }
 
       // Without a directory, PTX goes to a temporary file for ptxas only.
       SmallString<256> ptxPath(dir), cubinPath(dir), jsonPath(dir);
@@ -164,8 +267,14 @@ struct WriteArtifactsPass
       if (temporary) {
         if (ptxas.empty())
           continue;
-        llvm::sys::fs::createTemporaryFile(name, "ptx", ptxPath);
-        llvm::sys::fs::createTemporaryFile(name, "cubin", cubinPath);
+        if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+                name, "ptx", ptxPath)) {
+          binary.emitError() << "cannot create a temporary file: "
+                             << ec.message();
+          return signalPassFailure();
+        }
+        cubinPath = ptxPath;
+        llvm::sys::path::replace_extension(cubinPath, "cubin");
       } else {
         llvm::sys::path::append(ptxPath, name + ".ptx");
         llvm::sys::path::append(cubinPath, name + ".cubin");
@@ -181,12 +290,21 @@ struct WriteArtifactsPass
       if (!ptxas.empty()) {
         FailureOr<PtxasReport> report =
             runPtxas(binary, ptxas, chip, ptxPath, cubinPath);
+        uint64_t cubinSize = 0;
+        bool cubinWritten =
+            succeeded(report) &&
+            !llvm::sys::fs::file_size(cubinPath, cubinSize) && cubinSize > 0;
         if (temporary) {
           llvm::sys::fs::remove(ptxPath);
           llvm::sys::fs::remove(cubinPath);
         }
         if (failed(report))
           return signalPassFailure();
+        if (!cubinWritten) {
+          binary.emitError() << "ptxas succeeded but wrote no cubin at '"
+                             << cubinPath << "'";
+          return signalPassFailure();
+        }
         json["cubin"] = (name + ".cubin").str();
         json["ptxas"] =
             llvm::json::Object{{"registers", report->registers},
@@ -201,19 +319,11 @@ struct WriteArtifactsPass
       os << llvm::formatv("{0:2}", llvm::json::Value(std::move(json))) << "\n";
       if (failed(writeFile(binary, jsonPath, text)))
         return signalPassFailure();
-      if (listed.insert((name + ".json").str()).second)
-        index.push_back((name + ".json").str());
+      written.push_back((name + ".json").str());
     }
 
-    if (!dir.empty()) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                       {"kernels", std::move(index)}}))
-         << "\n";
-      if (failed(writeFile(module, indexPath, text)))
-        return signalPassFailure();
-    }
+    if (!dir.empty() && failed(updateIndex(module, dir, written)))
+      return signalPassFailure();
   }
 };
 } // namespace

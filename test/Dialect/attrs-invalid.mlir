@@ -25,8 +25,31 @@ func.func @vector_3() attributes {t = #credit.tiling<cluster = 1, threads = 256,
 
 // -----
 
-// expected-error @+1 {{elements per thread (6) must be a positive multiple of the vector width (4)}}
+// expected-error @+1 {{elements per thread (6) must be a multiple of the vector width (4) from 4 to 4096}}
 func.func @elems_6() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 6>}
+
+// -----
+
+// expected-error @+1 {{elements per thread (8192) must be a multiple of the vector width (4) from 4 to 4096}}
+func.func @elems_8192() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 8192>}
+
+// -----
+
+// A negative or too large count is reported as written, not wrapped.
+// expected-error @+2 {{expected a count from 0 to 4294967295, got -32}}
+// expected-error @+1 {{failed to parse Credit_TilingAttr parameter 'threads'}}
+func.func @threads_negative() attributes {t = #credit.tiling<cluster = 1, threads = -32, vector = 4, elems = 4>}
+
+// -----
+
+// expected-error @+2 {{expected a count from 0 to 4294967295, got 4294967296}}
+// expected-error @+1 {{failed to parse Credit_TilingAttr parameter 'elems'}}
+func.func @elems_wrapped() attributes {t = #credit.tiling<cluster = 1, threads = 32, vector = 4, elems = 4294967296>}
+
+// -----
+
+// expected-error @+1 {{elements per thread (2147483648) must be a multiple of the vector width (4) from 4 to 4096}}
+func.func @elems_2_31() attributes {t = #credit.tiling<cluster = 1, threads = 32, vector = 4, elems = 2147483648>}
 
 // -----
 

@@ -515,3 +515,213 @@ func.func @cluster_3(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64x
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
   return %r : tensor<?x64xf32>
 }
+
+// -----
+
+func.func @zero_n(%x: tensor<?x0xf32>, %o: tensor<?x0xf32>) -> tensor<?x0xf32> {
+  // expected-error @+1 {{row length N = 0 is out of range: N must be between 1 and 1073741824}}
+  %r = credit.rowwise ins(%x : tensor<?x0xf32>) outs(%o : tensor<?x0xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x0xf32>
+}
+
+// -----
+
+func.func @huge_n(%x: memref<?x2147483648xf32>, %o: memref<?x2147483648xf32>) {
+  // expected-error @+1 {{row length N = 2147483648 is out of range: N must be between 1 and 1073741824}}
+  credit.rowwise ins(%x : memref<?x2147483648xf32>) outs(%o : memref<?x2147483648xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return
+}
+
+// -----
+
+func.func @no_outputs(%x: tensor<?x64xf32>) {
+  // expected-error @+1 {{expects at least one output in 'outs', 'scalar_outs' or 'colsum_outs'}}
+  credit.rowwise ins(%x : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+  return
+}
+
+// -----
+
+func.func @workload_digit(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{workload name "1abc" must be an identifier ([A-Za-z_][A-Za-z0-9_]*) of at most 64 characters}}
+  %r = credit.rowwise "1abc" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @workload_path(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{workload name "../../x" must be an identifier}}
+  %r = credit.rowwise "../../x" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @workload_long(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{must be an identifier ([A-Za-z_][A-Za-z0-9_]*) of at most 64 characters}}
+  %r = credit.rowwise "a0123456789012345678901234567890123456789012345678901234567890123" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @tiling_type(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{attribute 'tiling' failed to satisfy constraint: how a rowwise op is split over the CTAs of a cluster}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {tiling = 5}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @cost_type(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{attribute 'cost' failed to satisfy constraint}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {cost = "fast"}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @variants_type(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{attribute 'variants' failed to satisfy constraint: array of #credit.variant}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {variants = [1, 2]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+gpu.module @kernels {
+  func.func @in_gpu_module(%x: memref<?x64xf32>, %o: memref<?x64xf32>) {
+    // expected-error @+1 {{runs on the host: it may not be inside a gpu.module (credit-cluster-tiling builds the kernels)}}
+    credit.rowwise ins(%x : memref<?x64xf32>) outs(%o : memref<?x64xf32>)
+      reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+      epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+    return
+  }
+}
+
+// -----
+
+func.func @vector_in_region(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      // expected-error @+1 {{'vector.broadcast' op is not allowed in a credit.rowwise region, which may only use arith, math and scf ops}}
+      %t = vector.broadcast %v : f32 to vector<4xf32>
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @nested_rowwise(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      // expected-error @+1 {{'tensor.empty' op is not allowed in a credit.rowwise region}}
+      %t = tensor.empty() : tensor<4x64xf32>
+      %u = credit.rowwise ins(%t : tensor<4x64xf32>) outs(%t : tensor<4x64xf32>)
+        reduce [add] (%k: index, %w: f32) { credit.yield %w : f32 }
+        epilogue (%k: index, %w: f32, %s: f32) { credit.yield %s : f32 }
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @vector_arith_in_region(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      // expected-error @+1 {{'arith.constant' op has a result of type 'vector<4xf32>': credit.rowwise regions compute on integers, index, f16, bf16, f32 and f64}}
+      %c = arith.constant dense<1.0> : vector<4xf32>
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @f8_in_region(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      // expected-error @+1 {{'arith.truncf' op has a result of type 'f8E4M3FN'}}
+      %t = arith.truncf %v : f32 to f8E4M3FN
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @scf_narrow_integer(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c1 = arith.constant 1 : index
+      %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %v) -> f32 {
+        // expected-error @+1 {{'arith.fptosi' op has a result of type 'i4'}}
+        %n = arith.fptosi %a : f32 to i4
+        scf.yield %a : f32
+      }
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'credit.kernels' entry "../evil" must be an identifier naming a manifest dictionary}}
+module attributes {credit.kernels = {"../evil" = {n = 4 : i64}}} {
+}
+
+// -----
+
+// expected-error @+1 {{'credit.kernels' on a module must be a dictionary from kernel name to manifest}}
+module attributes {credit.kernels = [1]} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown credit attribute 'credit.other'}}
+module attributes {credit.other = 1} {
+}
+
+// -----
+
+// expected-error @+1 {{'credit.kernels' belongs on a module or a credit.rowwise op}}
+func.func @kernels_on_func() attributes {credit.kernels = {}} {
+  return
+}
+
+// -----
+
+func.func @kernels_on_op(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'credit.kernels' on a rowwise op must be an array of kernel symbols}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {credit.kernels = ["k"]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}

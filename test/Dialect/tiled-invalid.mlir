@@ -110,3 +110,37 @@ func.func @cluster_combiners(%a: f32, %buf: memref<64xf32, #gpu.address_space<wo
   %r = credit.cluster_reduce [] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
   return
 }
+
+// -----
+
+func.func @block_scratch_empty(%a: f32, %buf: memref<0xf32, #gpu.address_space<workgroup>>, %o: index) {
+  // expected-error @+1 {{scratch of 0 entries has no room for the 8 entries it needs from offset 0}}
+  %r = credit.block_reduce [add] %a scratch(%buf[%o] : memref<0xf32, #gpu.address_space<workgroup>>) {group_threads = 256 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @block_scratch_offset(%a: f32, %b: f32, %buf: memref<16xf32, #gpu.address_space<workgroup>>) {
+  %o = arith.constant 4 : index
+  // expected-error @+1 {{scratch of 16 entries has no room for the 16 entries it needs from offset 4}}
+  %r:2 = credit.block_reduce [add, max] %a, %b scratch(%buf[%o] : memref<16xf32, #gpu.address_space<workgroup>>) {group_threads = 256 : i32} : f32, f32
+  return
+}
+
+// -----
+
+func.func @cluster_scratch_small(%a: f32, %buf: memref<8xf32, #gpu.address_space<workgroup>>, %o: index) {
+  // expected-error @+1 {{scratch of 8 entries has no room for the 16 entries it needs from offset 0}}
+  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<8xf32, #gpu.address_space<workgroup>>) {cluster = 16 : i32} : f32
+  return
+}
+
+// -----
+
+func.func @scratch_negative_offset(%a: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>) {
+  %o = arith.constant -1 : index
+  // expected-error @+1 {{scratch offset -1 is negative}}
+  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
+  return
+}

@@ -13,6 +13,12 @@
 
 #include "Credit/Dialect/CreditEnums.h.inc"
 
+namespace mlir::credit {
+/// Parses a count of a #credit.tiling: an integer from 0 to 2^32 - 1,
+/// reported as written when it is out of range.
+FailureOr<unsigned> parseTilingCount(AsmParser &parser);
+} // namespace mlir::credit
+
 #define GET_ATTRDEF_CLASSES
 #include "Credit/Dialect/CreditAttrs.h.inc"
 

@@ -45,6 +45,15 @@ def Credit_Staging : I32EnumAttr<"Staging", "staging", [
 // Attributes
 //===----------------------------------------------------------------------===//
 
+// A count in a tiling. Parsed as a signed 64-bit integer and range-checked,
+// so that `-4` is reported as -4 rather than wrapped to 4294967292.
+def Credit_Count : AttrParameter<"unsigned", "a count"> {
+  let parser = "::mlir::credit::parseTilingCount($_parser)";
+}
+def Credit_RowsCount : DefaultValuedParameter<"unsigned", "1"> {
+  let parser = "::mlir::credit::parseTilingCount($_parser)";
+}
+
 class Credit_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Credit_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -61,11 +70,11 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     - `vector`: elements per vectorized global access (1, 2, 4, 8 or 16);
       the access may not exceed 16 bytes for the row's element types.
     - `elems`: elements of the row each thread handles in one sweep, a
-      multiple of `vector`. With `registers` staging a CTA makes one sweep,
-      so `cluster` CTAs with `threads / rows` threads per row and `elems`
-      elements per thread must cover the row; with `shared` or `reread`
-      staging a CTA sweeps its slice of `ceil(N / cluster)` elements as
-      often as needed.
+      multiple of `vector`, at most 4096. With `registers` staging a CTA
+      makes one sweep, so `cluster` CTAs with `threads / rows` threads per
+      row and `elems` elements per thread must cover the row; with `shared`
+      or `reread` staging a CTA sweeps its slice of `ceil(N / cluster)`
+      elements as often as needed.
     - `rows`: rows handled by one CTA at a time (default 1); more than one
       needs `cluster = 1` and must divide `threads` into whole warps.
     - `staging`: where each CTA keeps its slice between the reductions and
@@ -76,17 +85,20 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
   let parameters = (ins
-    "unsigned":$cluster,
-    "unsigned":$threads,
-    "unsigned":$vector,
-    "unsigned":$elems,
-    DefaultValuedParameter<"unsigned", "1">:$rows,
+    Credit_Count:$cluster,
+    Credit_Count:$threads,
+    Credit_Count:$vector,
+    Credit_Count:$elems,
+    Credit_RowsCount:$rows,
     DefaultValuedParameter<"::mlir::credit::Staging",
                            "::mlir::credit::Staging::Registers">:$staging
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The most elements per thread a tiling may name (a chip allows far
+    /// fewer; see Credit/Analysis/Plan.h).
+    static constexpr unsigned kMaxElems = 4096;
     /// Threads of one CTA that work on the same row.
     unsigned getThreadsPerRow() const { return getThreads() / getRows(); }
     /// Elements of a row held by one CTA when the row is kept on chip.

@@ -14,4 +14,11 @@
 
 #include "Credit/Dialect/CreditOpsDialect.h.inc"
 
+namespace mlir::credit {
+/// Whether `name` is a C identifier ([A-Za-z_][A-Za-z0-9_]*): what workload
+/// and kernel names must be, since symbols, PTX entries and artifact file
+/// names are made from them.
+bool isIdentifier(llvm::StringRef name);
+} // namespace mlir::credit
+
 #endif // CREDIT_DIALECT_CREDITDIALECT_H

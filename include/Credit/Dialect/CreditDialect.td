@@ -28,7 +28,14 @@ def Credit_Dialect : Dialect {
     distributed shared memory.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // `credit.kernels`: the manifests on a module, the kernels of an op.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
+    /// The discardable attribute credit-cluster-tiling sets: on the module,
+    /// a dictionary from kernel symbol to manifest; on each rowwise op, the
+    /// symbols of its kernels.
+    static constexpr ::llvm::StringLiteral kKernelsAttrName = "credit.kernels";
+
     /// Registers the attributes of the dialect (in CreditAttrs.cpp, where
     /// their storage classes are defined).
     void registerAttributes();

@@ -61,7 +61,8 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
       over the rows of block p of the value the epilogue yields for column n
       (the per-row-block partial dgamma of a norm's backward pass).
 
-    N must be static and agree everywhere; M may be dynamic. All operands are
+    At least one output list is non-empty. N must be static, between 1 and
+    2^30, and agree everywhere; M may be dynamic. All operands are
     tensors (the op then returns one tensor per output, in destination-passing
     style) or all are memrefs (the op then writes its outputs and returns
     nothing). Memref rows may be strided, with a unit inner stride.
@@ -87,12 +88,16 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
       all stages and yields one value per scalar output. It is required when
       the op has scalar outputs.
 
-    Values that depend only on the row (such as `rsqrt(var + eps)`) may be
-    written inside the element regions; the lowering computes them once per
-    row.
+    Region bodies compute on scalars: they may use `arith`, `math` and `scf`
+    ops on integers, index and f16, bf16, f32 or f64 values, and nothing
+    with memory effects. Values that depend only on the row (such as
+    `rsqrt(var + eps)`) may be written inside the element regions; the
+    lowering computes them once per row.
+
+    The op runs on the host side of a module, never inside a `gpu.module`.
 
     Optional attributes: `workload` names the computation for artifacts and
-    reports, `tiling` is the chosen `#credit.tiling`, `variants` the tilings
+    reports (an identifier of at most 64 characters), `tiling` is the chosen `#credit.tiling`, `variants` the tilings
     chosen for ranges of M (`#credit.variant`, covering every M >= 1 in
     order; each becomes a kernel and the runtime picks by M), and `cost` the
     cost model's `#credit.cost` annotation.
@@ -147,6 +152,13 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
   let hasRegionVerifier = 1;
 
   let extraClassDeclaration = [{
+    /// The longest row the compiler accepts (2^30 elements, 4 GiB of f32):
+    /// every in-row offset and per-row byte count fits in 32 and 64 bits
+    /// with room to spare.
+    static constexpr int64_t kMaxRowLength = int64_t(1) << 30;
+    /// The longest workload name: kernel symbols and file names are made
+    /// from it.
+    static constexpr size_t kMaxWorkloadNameLength = 64;
     /// The static row length N.
     int64_t getRowLength();
     /// The number of reduction stages.

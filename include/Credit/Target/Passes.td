@@ -18,9 +18,11 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     version that the backend knows and that the chip needs (for example
     `+ptx78` or later for sm_90, `+ptx80` for sm_90a). The NVPTX backend
     aborts the whole process on a chip whose PTX version is too old; this
-    pass reports an error instead. With `format=bin` it also checks that
-    `ptxas` can be found (the `toolkit` option, PATH, then CUDA_ROOT,
-    CUDA_HOME and CUDA_PATH).
+    pass reports an error instead. A `toolkit` that is given must hold
+    `nvvm/libdevice/libdevice.10.bc`, which the NVVM target links math
+    functions from. With `format=bin` it also checks that `ptxas` can be
+    found (the `toolkit` option, PATH, then CUDA_ROOT, CUDA_HOME and
+    CUDA_PATH).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -30,7 +32,7 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     Option<"format", "format", "std::string", /*default=*/"\"isa\"",
            "Output format: isa (PTX) or bin (PTX and cubin)">,
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
-           "CUDA toolkit root, searched for bin/ptxas">
+           "CUDA toolkit root: bin/ptxas and nvvm/libdevice">
   ];
 }
 

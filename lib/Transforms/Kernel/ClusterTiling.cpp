@@ -208,10 +208,8 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
 /// and the tiling (cluster, threads, elements per thread, rows per CTA when
 /// more than one, staging when not registers).
 static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
+  // The verifier makes workload names identifiers.
   std::string workload = op.getWorkload().value_or("rowwise").str();
-  for (char &c : workload)
-    if (!llvm::isAlnum(c))
-      c = '_';
   Type element =
       cast<ShapedType>(op.getInputs().front().getType()).getElementType();
   std::string name =
@@ -257,10 +255,17 @@ struct ClusterTilingPass
     SmallVector<RowwiseOp> ops;
     module.walk([&](RowwiseOp op) { ops.push_back(op); });
 
+    // The manifests are the compiler's: what the input says there would
+    // steer which binaries become artifacts and under what names.
+    if (module->hasAttr(CreditDialect::kKernelsAttrName)) {
+      module.emitError() << "credit-cluster-tiling: the module already has '"
+                         << CreditDialect::kKernelsAttrName
+                         << "', which only this pass sets (run it once per "
+                            "module)";
+      return signalPassFailure();
+    }
     SymbolTable symbols(module);
     SmallVector<NamedAttribute> manifests;
-    if (auto existing = module->getAttrOfType<DictionaryAttr>("credit.kernels"))
-      llvm::append_range(manifests, existing.getValue());
     for (RowwiseOp op : ops) {
       SmallVector<TilingAttr> tilings = op.getCompiledTilings();
       if (tilings.empty()) {
@@ -293,9 +298,9 @@ struct ClusterTilingPass
             SymbolRefAttr::get(&getContext(), name,
                                {FlatSymbolRefAttr::get(&getContext(), name)}));
       }
-      op->setAttr("credit.kernels", ArrayAttr::get(&getContext(), kernels));
+      op->setAttr(CreditDialect::kKernelsAttrName, ArrayAttr::get(&getContext(), kernels));
     }
-    module->setAttr("credit.kernels",
+    module->setAttr(CreditDialect::kKernelsAttrName,
                     DictionaryAttr::get(&getContext(), manifests));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
