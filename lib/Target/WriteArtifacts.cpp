@@ -189,23 +189,39 @@ static LogicalResult updateIndex(Operation *op, StringRef dir,
     if (listed.insert(file).second)
       index.push_back(file.str());
   };
+  // Only manifests of this directory: `<identifier>.json` files in it.
+  auto addIfManifest = [&](StringRef file) {
+    if (file == "kernels.json" || !file.ends_with(".json") ||
+        !isIdentifier(file.drop_back(5)))
+      return;
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, file);
+    if (llvm::sys::fs::is_regular_file(path))
+      add(file);
+  };
   if (auto buffer = llvm::MemoryBuffer::getFile(indexPath)) {
     llvm::Expected<llvm::json::Value> parsed =
         llvm::json::parse((*buffer)->getBuffer());
+    const llvm::json::Array *kernels = nullptr;
     if (!parsed)
       llvm::consumeError(parsed.takeError());
     else if (auto *object = parsed->getAsObject())
-      if (auto *kernels = object->getArray("kernels"))
-        for (const llvm::json::Value &entry : *kernels) {
-          std::optional<StringRef> file = entry.getAsString();
-          if (!file || !file->ends_with(".json") ||
-              !isIdentifier(file->drop_back(5)))
-            continue;
-          SmallString<256> path(dir);
-          llvm::sys::path::append(path, *file);
-          if (llvm::sys::fs::is_regular_file(path))
-            add(*file);
-        }
+      kernels = object->getArray("kernels");
+    if (kernels) {
+      for (const llvm::json::Value &entry : *kernels)
+        if (std::optional<StringRef> file = entry.getAsString())
+          addIfManifest(*file);
+    } else {
+      // Unreadable: list the manifests the directory holds.
+      std::error_code ec;
+      SmallVector<std::string> files;
+      for (llvm::sys::fs::directory_iterator it(dir, ec), end;
+           it != end && !ec; it.increment(ec))
+        files.push_back(llvm::sys::path::filename(it->path()).str());
+      llvm::sort(files);
+      for (const std::string &file : files)
+        addIfManifest(file);
+    }
   }
   for (const std::string &file : written)
     add(file);
