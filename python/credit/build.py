@@ -4,8 +4,9 @@
     python -m credit.build --out artifacts --workload softmax --dtype bf16 \\
         --n 8192 --cluster 0
 
-The output directory is a library (library.json plus one directory per
-request) that `credit.load_library(DIR)` or CREDIT_ARTIFACTS=DIR uses.
+The output directory is a library (one directory per request, each with
+its artifacts and request.json) that `credit.load_library(DIR)` or
+CREDIT_ARTIFACTS=DIR uses.
 """
 
 from __future__ import annotations

@@ -3,10 +3,16 @@
 A *request* names a kernel: workload, storage dtype, N, cluster size (0 lets
 the compiler choose), eps and the row blocks of column sums. Compiling a
 request runs credit-opt's credit-to-ptx pipeline into a directory of its own
-(PTX, cubin, manifest). A library directory holds such request directories
-and `library.json`, which maps requests to them; the compile cache is one,
-and so is a folder built ahead of time on a machine that has credit-opt
-(python -m credit.build) and carried to a GPU machine that has not.
+(PTX, cubin, manifest, and the request itself). A library directory holds
+such entries; the compile cache is one, and so is a folder built ahead of
+time on a machine that has credit-opt (python -m credit.build) and carried
+to a GPU machine that has not.
+
+The cache survives concurrent writers and damage: an entry is built in a
+private directory, flushed to disk and renamed into place whole; the entries
+are the index (no shared file to rewrite); every entry is checked when it is
+read (request, manifests, complete PTX, cubins present), and a damaged one is
+discarded and compiled again.
 """
 
 from __future__ import annotations
@@ -18,15 +24,14 @@ import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
+import uuid
 
 from . import manifest as manifest_lib
 from .workloads import WORKLOADS
-
-LIBRARY_INDEX = "library.json"
-
 
 class CompileError(RuntimeError):
     """credit-opt is missing or rejected a request; carries its diagnostic."""
@@ -87,32 +92,86 @@ class Request:
 
 
 def find_credit_opt() -> str | None:
-    """credit-opt from $CREDIT_OPT, PATH, or this checkout's build/bin."""
-    candidates = [os.environ.get("CREDIT_OPT"), shutil.which("credit-opt"),
+    """credit-opt from $CREDIT_OPT, PATH, or this checkout's build/bin.
+
+    A CREDIT_OPT that is set must name an executable: falling back to
+    another credit-opt would compile with a compiler the user did not ask
+    for."""
+    chosen = os.environ.get("CREDIT_OPT")
+    if chosen:
+        if not (os.path.isfile(chosen) and os.access(chosen, os.X_OK)):
+            raise CompileError(f"CREDIT_OPT={chosen} is not an executable "
+                               "file")
+        return chosen
+    candidates = [shutil.which("credit-opt"),
                   str(pathlib.Path(__file__).resolve().parents[2] / "build" /
                       "bin" / "credit-opt")]
     for candidate in candidates:
-        if candidate and os.access(candidate, os.X_OK):
+        if candidate and os.path.isfile(candidate) and \
+                os.access(candidate, os.X_OK):
             return candidate
     return None
 
 
+#: Each entry of a library holds this file beside its artifacts.
+ENTRY_REQUEST = "request.json"
+
+
+def _fsync_tree(directory: pathlib.Path) -> None:
+    """Flushes every file under `directory`, then the directories, to disk
+    (an entry must be whole before it is renamed into place)."""
+    for path in sorted(directory.rglob("*"), reverse=True):
+        if path.is_file():
+            with open(path, "rb") as handle:
+                os.fsync(handle.fileno())
+    for path in [*(p for p in directory.rglob("*") if p.is_dir()), directory]:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _discard(entry: pathlib.Path) -> None:
+    """Moves a damaged entry out of the way (atomically, so that concurrent
+    readers see it whole or not at all) and deletes it."""
+    grave = entry.with_name(f".damaged-{entry.name}-{uuid.uuid4().hex[:8]}")
+    try:
+        entry.rename(grave)
+    except FileNotFoundError:
+        return  # another process got there first
+    shutil.rmtree(grave, ignore_errors=True)
+
+
 class Library:
-    """A directory of compiled requests."""
+    """A directory of compiled requests: one subdirectory per request with
+    its artifacts and `request.json`. The entries are the index, so
+    processes that compile into the same library concurrently cannot lose
+    each other's work; every entry is checked when it is read."""
 
     def __init__(self, directory: os.PathLike):
         self.directory = pathlib.Path(directory)
-        self._entries: dict[Request, str] = {}
-        index = self.directory / LIBRARY_INDEX
-        if index.is_file():
+        self._entries: dict[Request, pathlib.Path] = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Rescans the directory. Where one request has several entries
+        (compiled by different compiler versions), the newest serves."""
+        found: dict[Request, tuple[float, pathlib.Path]] = {}
+        for marker in self.directory.glob(f"*/{ENTRY_REQUEST}"):
+            entry = marker.parent
+            if entry.name.startswith("."):
+                continue
             try:
-                for entry in json.loads(index.read_text())["requests"]:
-                    request = Request(**entry["request"])
-                    self._entries[request] = entry["directory"]
-            except (json.JSONDecodeError, KeyError, TypeError,
-                    ValueError) as error:
-                raise manifest_lib.ManifestError(
-                    f"{index}: malformed library index: {error}") from error
+                request = Request(**json.loads(marker.read_text())["request"])
+                stamp = marker.stat().st_mtime
+            except (OSError, json.JSONDecodeError, KeyError, TypeError,
+                    ValueError):
+                continue  # damaged: not an entry; rebuilt on demand
+            if request not in found or stamp > found[request][0]:
+                found[request] = (stamp, entry)
+        self._entries = {request: entry for request, (_, entry) in
+                         found.items()}
 
     def __contains__(self, request: Request) -> bool:
         return request in self._entries
@@ -127,18 +186,28 @@ class Library:
             raise manifest_lib.ManifestError(
                 f"{self.directory}: no kernel for {request}; build it with "
                 "python -m credit.build on a machine with credit-opt")
-        folder = self.directory / self._entries[request]
-        return manifest_lib.check_kernel_set(
-            manifest_lib.load_artifacts(folder), str(folder))
+        return load_entry(self._entries[request], request)
 
-    def add(self, request: Request, subdirectory: str) -> None:
-        self._entries[request] = subdirectory
-        entries = [{"request": r.as_json(), "directory": d}
-                   for r, d in self._entries.items()]
-        index = self.directory / LIBRARY_INDEX
-        partial = index.with_suffix(".tmp")
-        partial.write_text(json.dumps({"requests": entries}, indent=1) + "\n")
-        partial.replace(index)
+
+def load_entry(entry: pathlib.Path,
+               request: Request | None = None) -> manifest_lib.KernelSet:
+    """The kernels of one library entry, checked whole: its request (equal
+    to `request` when given), index, manifests, PTX and cubins."""
+    where = str(entry)
+    try:
+        recorded = Request(**json.loads(
+            (entry / ENTRY_REQUEST).read_text())["request"])
+    except FileNotFoundError:
+        raise
+    except (OSError, json.JSONDecodeError, KeyError, TypeError,
+            ValueError) as error:
+        raise manifest_lib.ManifestError(
+            f"{where}: unreadable {ENTRY_REQUEST}: {error}") from error
+    if request is not None and recorded != request:
+        raise manifest_lib.ManifestError(
+            f"{where}: holds {recorded}, not {request}")
+    return manifest_lib.check_kernel_set(
+        manifest_lib.load_artifacts(entry), where)
 
 
 class Compiler:
@@ -147,7 +216,14 @@ class Compiler:
     def __init__(self, credit_opt: str | None = None,
                  cache_dir: os.PathLike | None = None, chip: str = "sm_90",
                  output_format: str = "isa"):
-        self.credit_opt = credit_opt or find_credit_opt()
+        #: Why there is no credit-opt, when there is none.
+        self.unavailable = ("credit-opt not found: put it on PATH, set "
+                            "CREDIT_OPT, or load a prebuilt library")
+        try:
+            self.credit_opt = credit_opt or find_credit_opt()
+        except CompileError as error:
+            self.credit_opt = None
+            self.unavailable = str(error)
         if cache_dir is None:
             cache_dir = os.environ.get(
                 "CREDIT_CACHE_DIR",
@@ -170,8 +246,7 @@ class Compiler:
         """Identifies the compiler binary (its contents' hash)."""
         if self._version is None:
             if not self.available:
-                raise CompileError("credit-opt not found: put it on PATH, set "
-                                   "CREDIT_OPT, or load a prebuilt library")
+                raise CompileError(self.unavailable)
             digest = hashlib.sha256()
             with open(self.credit_opt, "rb") as binary:
                 for block in iter(lambda: binary.read(1 << 20), b""):
@@ -180,19 +255,33 @@ class Compiler:
         return self._version
 
     def compile(self, request: Request) -> manifest_lib.KernelSet:
-        key = request.key(self.version(), self.chip)
-        target = self.library.directory / key
-        if not (target / "kernels.json").is_file():
-            self._run(request, target)
+        """The kernels for `request`: from the cache when its entry is
+        whole, else compiled (a damaged entry is discarded first)."""
+        target = self.library.directory / request.key(self.version(),
+                                                     self.chip)
+        try:
+            return load_entry(target, request)
+        except FileNotFoundError:
+            pass
+        except manifest_lib.ManifestError:
+            _discard(target)
+        self._run(request, target)
+        try:
+            kernels = load_entry(target, request)
+        except (FileNotFoundError, manifest_lib.ManifestError) as error:
+            raise CompileError(f"credit-opt's artifacts for {request} are "
+                               f"incomplete: {error}") from error
         with self._lock:
-            if request not in self.library:
-                self.library.add(request, key)
-        return self.library.get(request)
+            self.library.refresh()
+        return kernels
 
     def _run(self, request: Request, target: pathlib.Path) -> None:
+        """Compiles `request` into a private directory beside `target` and
+        renames it into place once it is whole and on disk."""
         text = request.render()
         target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        with tempfile.TemporaryDirectory(dir=target.parent,
+                                         prefix=".build-") as scratch:
             scratch = pathlib.Path(scratch)
             source = scratch / "input.mlir"
             source.write_text(text)
@@ -201,15 +290,43 @@ class Compiler:
                         f"cluster-size={request.cluster} "
                         f"format={self.output_format} "
                         f"artifacts-dir={out}}})")
-            proc = subprocess.run(
-                [self.credit_opt, str(source), "-o", os.devnull,
-                 f"--pass-pipeline={pipeline}"],
-                capture_output=True, text=True, timeout=600)
+            command = [self.credit_opt, str(source), "-o", os.devnull,
+                       f"--pass-pipeline={pipeline}"]
+            try:
+                proc = subprocess.run(command, capture_output=True, text=True,
+                                      timeout=600)
+            except subprocess.TimeoutExpired as error:
+                raise CompileError(f"credit-opt did not finish {request} in "
+                                   f"{error.timeout:.0f} s") from error
+            except OSError as error:
+                raise CompileError(f"cannot run {self.credit_opt}: "
+                                   f"{error}") from error
             if proc.returncode != 0:
-                raise CompileError(f"credit-opt failed on {request}:\n"
-                                   f"{proc.stderr.strip()}")
+                raise CompileError(
+                    f"credit-opt {_describe_status(proc.returncode)} on "
+                    f"{request}:\n"
+                    f"{proc.stderr.strip() or '(it printed nothing)'}")
+            if not (out / "kernels.json").is_file():
+                raise CompileError(f"credit-opt's artifacts for {request} "
+                                   f"are incomplete: it succeeded but wrote "
+                                   f"no {out / 'kernels.json'}")
+            (out / ENTRY_REQUEST).write_text(json.dumps(
+                {"request": request.as_json(), "compiler": self.version(),
+                 "chip": self.chip}, indent=1) + "\n")
+            _fsync_tree(out)
             try:
                 out.rename(target)
             except OSError:
-                if not (target / "kernels.json").is_file():
+                # Another process put the same entry in place first.
+                if not target.is_dir():
                     raise
+
+
+def _describe_status(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"was killed by {name}"
+    return f"failed (exit status {returncode})"

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 import pathlib
+import re
 
 PARAM_KINDS = ("ptr", "i64")
 GRID_POLICIES = ("row_group_per_cluster", "one_wave", "row_blocks")
@@ -19,6 +20,9 @@ PARAM_ROLES = ("row_input", "row_stride", "broadcast_input", "scalar_input",
                "row_output", "scalar_output", "column_sum_output", "m",
                "rows_per_cluster")
 DTYPES = ("f32", "bf16", "f16", "i8", "i32", "i64")
+
+#: What artifact file names are made of: a kernel symbol and an extension.
+_ARTIFACT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.(json|ptx|cubin)")
 
 
 class ManifestError(ValueError):
@@ -166,6 +170,40 @@ def _dtypes(data: dict, key: str, where: str) -> tuple[str, ...]:
     return tuple(values)
 
 
+def _artifact(directory: pathlib.Path, name, where: str) -> pathlib.Path:
+    """DIRECTORY/NAME, for a NAME the compiler could have made: a plain
+    file name, so that no manifest can point outside its directory."""
+    if not isinstance(name, str) or not _ARTIFACT_NAME.fullmatch(name):
+        raise ManifestError(f"{where}: {name!r} is not an artifact file name")
+    return directory / name
+
+
+def _check_ptx(path: pathlib.Path, entry: str, where: str) -> None:
+    """A PTX file that is there and whole: it defines `entry` and ends
+    with the closing brace of a function (a truncated file does not)."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ManifestError(f"{where}: PTX file {path} is missing or "
+                            f"unreadable: {error}") from error
+    if f".entry {entry}(" not in text and f".entry {entry} (" not in text:
+        raise ManifestError(f"{where}: PTX file {path} does not define "
+                            f"entry {entry}")
+    if not text.rstrip().endswith("}"):
+        raise ManifestError(f"{where}: PTX file {path} is truncated")
+
+
+def _check_cubin(path: pathlib.Path, where: str) -> None:
+    try:
+        with open(path, "rb") as handle:
+            magic = handle.read(4)
+    except OSError as error:
+        raise ManifestError(f"{where}: cubin file {path} is missing or "
+                            f"unreadable: {error}") from error
+    if magic != b"\x7fELF":
+        raise ManifestError(f"{where}: cubin file {path} is not an ELF file")
+
+
 def parse_manifest(data: dict, directory: pathlib.Path,
                    where: str = "manifest") -> KernelManifest:
     """Checks `data` (a parsed NAME.json) and returns its KernelManifest."""
@@ -206,13 +244,12 @@ def parse_manifest(data: dict, directory: pathlib.Path,
     if not 0 <= dynamic <= 227 * 1024:
         raise ManifestError(f"{where}: {dynamic} bytes of dynamic shared "
                             "memory")
-    ptx = directory / _require(data, "ptx", str, where)
-    if not ptx.is_file():
-        raise ManifestError(f"{where}: PTX file {ptx} is missing")
+    ptx = _artifact(directory, _require(data, "ptx", str, where), where)
+    _check_ptx(ptx, entry, where)
     cubin = data.get("cubin")
-    cubin_path = directory / cubin if cubin else None
-    if cubin_path is not None and not cubin_path.is_file():
-        raise ManifestError(f"{where}: cubin file {cubin_path} is missing")
+    cubin_path = _artifact(directory, cubin, where) if cubin else None
+    if cubin_path is not None:
+        _check_cubin(cubin_path, where)
     grid = _require(data, "grid", dict, where)
     policy = grid.get("policy")
     if policy not in GRID_POLICIES:
@@ -286,4 +323,7 @@ def load_artifacts(directory: pathlib.Path) -> list[KernelManifest]:
         files = json.loads(index.read_text())["kernels"]
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise ManifestError(f"{index}: malformed index: {error}") from error
-    return [load_manifest(directory / name) for name in files]
+    if not isinstance(files, list):
+        raise ManifestError(f"{index}: 'kernels' must be a list")
+    return [load_manifest(_artifact(directory, name, str(index)))
+            for name in files]

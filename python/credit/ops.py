@@ -69,7 +69,8 @@ class Runtime:
                         raise ManifestError(
                             f"no kernel for {request} in the libraries "
                             f"({', '.join(str(l.directory) for l in self.libraries) or 'none'}) "
-                            "and credit-opt is not available to compile it")
+                            f"and none can be compiled: "
+                            f"{self.compiler.unavailable}")
                     kernels = self.compiler.compile(request)
                 # Loading needs the device's primary context current.
                 with torch.cuda.device(index):

@@ -34,9 +34,11 @@ def test_library_errors(tmp_path):
     assert request not in library
     with pytest.raises(ManifestError, match="no kernel for"):
         library.get(request)
-    (tmp_path / "library.json").write_text(json.dumps({"requests": [{}]}))
-    with pytest.raises(ManifestError, match="malformed library index"):
-        Library(tmp_path)
+    # Directories that are not whole entries are not entries.
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "request.json").write_text("{trunc")
+    (tmp_path / "other").mkdir()
+    assert Library(tmp_path).requests() == []
 
 
 def test_missing_credit_opt(tmp_path, monkeypatch):
@@ -44,6 +46,15 @@ def test_missing_credit_opt(tmp_path, monkeypatch):
     compiler.credit_opt = None
     with pytest.raises(CompileError, match="credit-opt not found"):
         compiler.compile(Request("softmax", "f32", 128))
+    # A CREDIT_OPT that is set but not executable is an error, not a
+    # reason to use some other credit-opt.
+    (tmp_path / "not-a-program").write_text("hello")
+    for chosen in (tmp_path / "not-a-program", tmp_path / "nowhere"):
+        monkeypatch.setenv("CREDIT_OPT", str(chosen))
+        compiler = Compiler(cache_dir=tmp_path)
+        assert not compiler.available
+        with pytest.raises(CompileError, match="is not an executable file"):
+            compiler.compile(Request("softmax", "f32", 128))
 
 
 def test_compile_and_reuse(tmp_path):

@@ -34,9 +34,13 @@ def manifest(**changes):
     return data
 
 
+PTX = (".version 8.0\n.target sm_90\n.address_size 64\n"
+       ".visible .entry softmax_bf16_n8192_c2(\n.param .u64 p\n)\n{\nret;\n}\n")
+
+
 @pytest.fixture
 def folder(tmp_path):
-    (tmp_path / "softmax_bf16_n8192_c2.ptx").write_text(".version 8.0\n")
+    (tmp_path / "softmax_bf16_n8192_c2.ptx").write_text(PTX)
     return tmp_path
 
 
@@ -58,6 +62,10 @@ def test_parses_a_valid_manifest(folder):
     ({"output_dtypes": []}, "0 row_output dtypes"),
     ({"ptx": "missing.ptx"}, "PTX file .* is missing"),
     ({"cubin": "missing.cubin"}, "cubin file .* is missing"),
+    ({"ptx": "../softmax_bf16_n8192_c2.ptx"}, "is not an artifact file name"),
+    ({"ptx": "/etc/passwd"}, "is not an artifact file name"),
+    ({"cubin": "a/b.cubin"}, "is not an artifact file name"),
+    ({"entry": "other"}, "does not define entry other"),
     ({"grid": {"policy": "any"}}, "grid policy must be one of"),
     ({"rows": [[0, None]]}, "'rows' must list"),
     ({"rows": [[5, 3]]}, "'rows' must list"),
@@ -140,3 +148,28 @@ def test_load_artifacts_errors(tmp_path):
     (tmp_path / "kernels.json").write_text(json.dumps({"kernels": ["x.json"]}))
     with pytest.raises(ManifestError, match="cannot read manifest"):
         load_artifacts(tmp_path)
+
+
+def test_damaged_artifacts(folder):
+    """Truncated or empty PTX, a cubin that is not ELF, an index naming a
+    path outside the directory: each is an error, never a kernel."""
+    ptx = folder / "softmax_bf16_n8192_c2.ptx"
+    ptx.write_text(PTX[: len(PTX) // 2 + 40])
+    with pytest.raises(ManifestError, match="is truncated"):
+        parse_manifest(manifest(), folder)
+    ptx.write_text("")
+    with pytest.raises(ManifestError, match="does not define entry"):
+        parse_manifest(manifest(), folder)
+    ptx.write_text(PTX)
+    (folder / "k.cubin").write_bytes(b"")
+    with pytest.raises(ManifestError, match="not an ELF file"):
+        parse_manifest(manifest(cubin="k.cubin"), folder)
+    (folder / "k.cubin").write_bytes(b"\x7fELF" + bytes(60))
+    assert parse_manifest(manifest(cubin="k.cubin"), folder).cubin.is_file()
+    (folder / "kernels.json").write_text(
+        json.dumps({"kernels": ["../k.json"]}))
+    with pytest.raises(ManifestError, match="not an artifact file name"):
+        load_artifacts(folder)
+    (folder / "kernels.json").write_text(json.dumps({"kernels": "k.json"}))
+    with pytest.raises(ManifestError, match="'kernels' must be a list"):
+        load_artifacts(folder)
