@@ -4,8 +4,10 @@
 set -euo pipefail
 
 LLVM_PREFIX=/usr/lib/llvm-22
+# clang-14 and its runtimes (libFuzzer, ASan) build credit-fuzz.
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build
-  cmake g++ python3 libgtest-dev zlib1g-dev libzstd-dev)
+  cmake g++ python3 libgtest-dev zlib1g-dev libzstd-dev clang-14
+  libclang-rt-14-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh), builds and runs the whole test suite: lit and
 # FileCheck tests (dialect, passes, lowering, PTX through ptxas, manifests),
-# the C++ unit tests, the mutated-input corpus, and the Python package's
-# tests (the GPU ones skip without a GPU). Ends with "N passed, N failed".
+# the C++ unit tests, the mutated-input corpus and the fuzzer's regressions,
+# the Python package's tests (the GPU ones skip without a GPU), and
+# credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it). Ends with
+# "N passed, N failed".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$ROOT/scripts/setup.sh"
@@ -24,5 +26,16 @@ pyfailed=$(grep -Eo '[0-9]+ failed' "$log" | tail -1 | grep -Eo '[0-9]+' || echo
 pyskipped=$(grep -Eo '[0-9]+ skipped' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
 [[ $pystatus == 0 ]] || status=1
 
-echo "$(( ${passed:-0} + ${pypassed:-0} )) passed, $(( ${failed:-0} + ${pyfailed:-0} )) failed, ${pyskipped:-0} skipped"
+# The coverage-guided fuzzer, bounded; a finding fails the run.
+fuzzpassed=0 fuzzfailed=0
+fuzz_seconds=${CREDIT_FUZZ_SECONDS:-300}
+if [[ $fuzz_seconds != 0 ]]; then
+  if "$ROOT/scripts/fuzz.sh" "$fuzz_seconds"; then
+    fuzzpassed=1
+  else
+    fuzzfailed=1 status=1
+  fi
+fi
+
+echo "$(( ${passed:-0} + ${pypassed:-0} + fuzzpassed )) passed, $(( ${failed:-0} + ${pyfailed:-0} + fuzzfailed )) failed, ${pyskipped:-0} skipped"
 exit $status

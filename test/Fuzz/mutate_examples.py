@@ -7,7 +7,8 @@ same rules.
 Mutations: truncation at every kind of point, byte flips, deleted,
 duplicated and swapped lines, and token substitutions that aim at the
 verifier (wrong types, counts and combiner kinds). The generator is seeded,
-so a failure reproduces; failing inputs are written to --keep DIR."""
+so a failure reproduces; failing inputs are written to --keep DIR. With
+--replay, the files themselves are the inputs (the fuzzer's regressions)."""
 
 import argparse
 import concurrent.futures
@@ -97,11 +98,16 @@ def main():
     parser.add_argument("--per-example", type=int, default=100)
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--keep", type=pathlib.Path)
+    parser.add_argument("--replay", action="store_true",
+                        help="run the files as they are, unmutated")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
     inputs = []
     for path in sorted(args.examples.glob("*.mlir")):
+        if args.replay:
+            inputs.append((path.name, path.read_bytes()))
+            continue
         for data in mutations(path.read_text(), rng, args.per_example):
             inputs.append((path.name, data))
 
@@ -118,7 +124,8 @@ def main():
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             (args.keep / f"{index}-{name}").write_bytes(data)
-    print(f"fuzz: {len(inputs)} mutated inputs tried ({compiled} still valid, "
+    kind = "inputs replayed" if args.replay else "mutated inputs tried"
+    print(f"fuzz: {len(inputs)} {kind} ({compiled} still valid, "
           f"compiled to PTX), {len(failures)} failures")
     sys.exit(1 if failures else 0)
 

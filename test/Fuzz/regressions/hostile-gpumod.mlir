@@ -1,0 +1,4 @@
+module attributes {gpu.container_module, credit.kernels = [{name = "../evil"}]} {
+gpu.module @"../x" {
+}
+}

@@ -1,0 +1,11 @@
+func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %y = credit.rowwise "ok" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>) attributes {tiling = 5}
+    reduce [add] (%j: index, %v: f32) {
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %d = arith.divf %v, %s : f32
+      credit.yield %d : f32
+    }
+  return %y : tensor<?x4096xf32>
+}
