@@ -118,18 +118,29 @@ ENTRY_REQUEST = "request.json"
 
 
 def _fsync_tree(directory: pathlib.Path) -> None:
-    """Flushes every file under `directory`, then the directories, to disk
-    (an entry must be whole before it is renamed into place)."""
-    for path in sorted(directory.rglob("*"), reverse=True):
-        if path.is_file():
-            with open(path, "rb") as handle:
-                os.fsync(handle.fileno())
-    for path in [*(p for p in directory.rglob("*") if p.is_dir()), directory]:
+    """Flushes every file and directory under `directory`, and the
+    directory itself, to disk (an entry must be whole before it is renamed
+    into place)."""
+    for path in [*directory.rglob("*"), directory]:
         fd = os.open(path, os.O_RDONLY)
         try:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _read_request(entry: pathlib.Path) -> Request:
+    """The request an entry was compiled for (FileNotFoundError when it has
+    none, ManifestError when it is unreadable)."""
+    try:
+        return Request(**json.loads(
+            (entry / ENTRY_REQUEST).read_text())["request"])
+    except FileNotFoundError:
+        raise
+    except (OSError, json.JSONDecodeError, KeyError, TypeError,
+            ValueError) as error:
+        raise manifest_lib.ManifestError(
+            f"{entry}: unreadable {ENTRY_REQUEST}: {error}") from error
 
 
 def _discard(entry: pathlib.Path) -> None:
@@ -163,10 +174,9 @@ class Library:
             if entry.name.startswith("."):
                 continue
             try:
-                request = Request(**json.loads(marker.read_text())["request"])
+                request = _read_request(entry)
                 stamp = marker.stat().st_mtime
-            except (OSError, json.JSONDecodeError, KeyError, TypeError,
-                    ValueError):
+            except (OSError, manifest_lib.ManifestError):
                 continue  # damaged: not an entry; rebuilt on demand
             if request not in found or stamp > found[request][0]:
                 found[request] = (stamp, entry)
@@ -193,21 +203,12 @@ def load_entry(entry: pathlib.Path,
                request: Request | None = None) -> manifest_lib.KernelSet:
     """The kernels of one library entry, checked whole: its request (equal
     to `request` when given), index, manifests, PTX and cubins."""
-    where = str(entry)
-    try:
-        recorded = Request(**json.loads(
-            (entry / ENTRY_REQUEST).read_text())["request"])
-    except FileNotFoundError:
-        raise
-    except (OSError, json.JSONDecodeError, KeyError, TypeError,
-            ValueError) as error:
-        raise manifest_lib.ManifestError(
-            f"{where}: unreadable {ENTRY_REQUEST}: {error}") from error
+    recorded = _read_request(entry)
     if request is not None and recorded != request:
         raise manifest_lib.ManifestError(
-            f"{where}: holds {recorded}, not {request}")
+            f"{entry}: holds {recorded}, not {request}")
     return manifest_lib.check_kernel_set(
-        manifest_lib.load_artifacts(entry), where)
+        manifest_lib.load_artifacts(entry), str(entry))
 
 
 class Compiler:
