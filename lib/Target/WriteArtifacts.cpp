@@ -8,7 +8,6 @@
 #include "Credit/Dialect/CreditDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -19,7 +18,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <cerrno>
 #include <unistd.h>
@@ -62,32 +60,27 @@ static LogicalResult writeFile(Operation *op, StringRef path,
                                StringRef contents) {
   int fd;
   SmallString<256> temporary;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          path + ".tmp-%%%%%%%%", fd, temporary))
-    return op->emitError() << "cannot write '" << path << "': "
-                           << ec.message();
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+  std::error_code ec = llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%%%",
+                                                       fd, temporary);
+  bool created = !ec;
+  if (created) {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << contents;
     os.flush();
-    if (os.has_error() || ::fsync(fd) != 0) {
-      std::error_code ec = os.has_error() ? os.error()
-                                          : std::error_code(errno,
-                                                            std::generic_category());
+    if (os.has_error()) {
+      ec = os.error();
       os.clear_error();
-      ::close(fd);
-      llvm::sys::fs::remove(temporary);
-      return op->emitError() << "cannot write '" << path << "': "
-                             << ec.message();
+    } else if (::fsync(fd) != 0) {
+      ec = std::error_code(errno, std::generic_category());
     }
   }
-  ::close(fd);
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+  if (!ec)
+    ec = llvm::sys::fs::rename(temporary, path);
+  if (!ec)
+    return success();
+  if (created)
     llvm::sys::fs::remove(temporary);
-    return op->emitError() << "cannot write '" << path << "': "
-                           << ec.message();
-  }
-  return success();
+  return op->emitError() << "cannot write '" << path << "': " << ec.message();
 }
 
 /// The functions `ptx` calls but does not define (`.extern .func`): calls
