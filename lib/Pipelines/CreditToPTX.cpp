@@ -6,6 +6,7 @@
 
 #include "Credit/Pipelines/Pipelines.h"
 
+#include "Credit/Analysis/Profile.h"
 #include "Credit/Conversion/Passes.h"
 #include "Credit/Target/Passes.h"
 #include "Credit/Transforms/Passes.h"
@@ -22,14 +23,32 @@
 using namespace mlir;
 using namespace mlir::credit;
 
+std::string mlir::credit::checkCreditToPTXOptions(
+    const CreditToPTXOptions &options) {
+  std::string problem = checkTargetOptions(options.chip, options.features,
+                                           options.format, options.toolkit);
+  if (!problem.empty())
+    return problem;
+  if (!llvm::is_contained({0u, 1u, 2u, 4u, 8u, 16u}, options.clusterSize))
+    return "cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got " +
+           std::to_string(options.clusterSize);
+  if (options.optLevel > 3)
+    return "opt-level must be 0, 1, 2 or 3, got " +
+           std::to_string(options.optLevel);
+  if (!loadTarget(options.chip, options.profile, &problem))
+    return problem;
+  return "";
+}
+
 void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
                                             const CreditToPTXOptions &options) {
   std::string ptxas;
   if (options.format == "bin")
     ptxas = findPtxas(options.toolkit);
 
-  pm.addPass(createCreditCheckTarget(CreditCheckTargetOptions{
-      options.chip, options.features, options.format, options.toolkit}));
+  pm.addPass(createCreditCheckTarget(
+      CreditCheckTargetOptions{options.chip, options.features, options.format,
+                               options.toolkit, /*requireOps=*/true}));
   if (options.explain) {
     CreditCostModelOptions costModel;
     costModel.chip = options.chip;
@@ -73,9 +92,27 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
 }
 
 void mlir::credit::registerCreditPipelines() {
-  PassPipelineRegistration<CreditToPTXOptions>(
+  // Registered by hand rather than with PassPipelineRegistration so that
+  // bad options are reported against the pipeline text when it is parsed,
+  // before any pass runs on the module.
+  registerPassPipeline(
       "credit-to-ptx",
       "Compiles credit.rowwise ops to cluster kernels in PTX (and cubin), "
       "with a JSON manifest per kernel",
-      buildCreditToPTXPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CreditToPTXOptions options;
+        std::string parseErrors;
+        llvm::raw_string_ostream errors(parseErrors);
+        if (failed(options.parseFromString(text, errors)))
+          return errorHandler(StringRef(parseErrors).trim());
+        std::string problem = checkCreditToPTXOptions(options);
+        if (!problem.empty())
+          return errorHandler("credit-to-ptx: " + problem);
+        buildCreditToPTXPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(CreditToPTXOptions());
+      });
 }

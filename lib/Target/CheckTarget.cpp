@@ -6,6 +6,9 @@
 
 #include "Credit/Target/Passes.h"
 
+#include "Credit/Dialect/CreditOps.h"
+#include "Credit/Support/CheckedOptions.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -80,64 +83,91 @@ static bool isKnownPTXVersion(unsigned version) {
                             version);
 }
 
+std::string mlir::credit::checkTargetOptions(StringRef chip,
+                                             StringRef features,
+                                             StringRef format,
+                                             StringRef toolkit) {
+  std::string problem;
+  llvm::raw_string_ostream os(problem);
+  std::optional<unsigned> minimum = getMinimumPTXVersion(chip);
+  if (!minimum) {
+    os << "unsupported chip '" << chip
+       << "': CREDIT kernels use thread-block clusters, which need sm_90 or "
+          "later (sm_90, sm_90a, sm_100, ..., sm_121f)";
+    return problem;
+  }
+  std::optional<unsigned> ptx = getPTXVersionFeature(features);
+  if (!ptx || !isKnownPTXVersion(*ptx)) {
+    os << "features '" << features
+       << "' must name a PTX ISA version the backend knows (+ptx32 ... "
+          "+ptx88, +ptx90); without one the NVPTX backend aborts for "
+       << chip;
+    return problem;
+  }
+  if (*ptx < *minimum) {
+    os << chip << " needs PTX ISA " << *minimum / 10 << "." << *minimum % 10
+       << " or later (+ptx" << *minimum << "), but features give +ptx" << *ptx
+       << "; the NVPTX backend would abort";
+    return problem;
+  }
+  if (format != "isa" && format != "bin") {
+    os << "format must be 'isa' (PTX) or 'bin' (PTX and cubin), got '"
+       << format << "'";
+    return problem;
+  }
+  // A toolkit that is named must be one: the NVVM target links libdevice
+  // from it, and without it math functions stay unresolved calls.
+  if (!toolkit.empty()) {
+    SmallString<256> libdevice(toolkit);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::is_directory(toolkit) ||
+        !llvm::sys::fs::is_regular_file(libdevice)) {
+      os << "toolkit '" << toolkit << "' is not a CUDA toolkit: '"
+         << libdevice << "' does not exist";
+      return problem;
+    }
+  }
+  if (format == "bin" && findPtxas(toolkit).empty())
+    os << "format=bin needs ptxas, which was not found "
+       << (toolkit.empty() ? std::string("on PATH or under CUDA_ROOT, "
+                                         "CUDA_HOME or CUDA_PATH")
+                           : "in '" + toolkit.str() + "/bin'")
+       << "; pass toolkit=<CUDA toolkit root> or use format=isa";
+  return problem;
+}
+
 namespace {
 struct CheckTargetPass
-    : public credit::impl::CreditCheckTargetBase<CheckTargetPass> {
-  using Base::Base;
+    : public CheckedOptions<credit::impl::CreditCheckTargetBase<CheckTargetPass>> {
+  using CheckedOptions::CheckedOptions;
+
+  std::string checkOptions() const override {
+    return checkTargetOptions(chip, features, format, toolkit);
+  }
 
   void runOnOperation() override {
-    Operation *module = getOperation();
-    std::optional<unsigned> minimum = getMinimumPTXVersion(chip);
-    if (!minimum) {
-      module->emitError() << "unsupported chip '" << chip
-                          << "': CREDIT kernels use thread-block clusters, "
-                             "which need sm_90 or later (sm_90, sm_90a, "
-                             "sm_100, ..., sm_121f)";
-      return signalPassFailure();
-    }
-    std::optional<unsigned> ptx = getPTXVersionFeature(features);
-    if (!ptx || !isKnownPTXVersion(*ptx)) {
-      module->emitError()
-          << "features '" << features
-          << "' must name a PTX ISA version the backend knows (+ptx32 "
-             "... +ptx88, +ptx90); without one the NVPTX backend aborts for "
-          << chip;
-      return signalPassFailure();
-    }
-    if (*ptx < *minimum) {
-      module->emitError() << chip << " needs PTX ISA " << *minimum / 10 << "."
-                          << *minimum % 10 << " or later (+ptx" << *minimum
-                          << "), but features give +ptx" << *ptx
-                          << "; the NVPTX backend would abort";
-      return signalPassFailure();
-    }
-    if (format != "isa" && format != "bin") {
-      module->emitError() << "format must be 'isa' (PTX) or 'bin' (PTX and "
-                             "cubin), got '"
-                          << format << "'";
-      return signalPassFailure();
-    }
-    // A toolkit that is named must be one: the NVVM target links libdevice
-    // from it, and without it math functions stay unresolved calls.
-    if (!toolkit.empty()) {
-      SmallString<256> libdevice(toolkit);
-      llvm::sys::path::append(libdevice, "nvvm", "libdevice",
-                              "libdevice.10.bc");
-      if (!llvm::sys::fs::is_directory(toolkit) ||
-          !llvm::sys::fs::is_regular_file(libdevice)) {
-        module->emitError() << "toolkit '" << toolkit
-                            << "' is not a CUDA toolkit: '" << libdevice
-                            << "' does not exist";
-        return signalPassFailure();
-      }
-    }
-    if (format == "bin" && findPtxas(toolkit).empty()) {
-      module->emitError()
-          << "format=bin needs ptxas, which was not found "
-          << (toolkit.empty() ? std::string("on PATH or under CUDA_ROOT, "
-                                            "CUDA_HOME or CUDA_PATH")
-                              : "in '" + toolkit + "/bin'")
-          << "; pass toolkit=<CUDA toolkit root> or use format=isa";
+    ModuleOp module = getOperation();
+    if (!optionsAreValid())
+      return;
+    if (requireOps && !module.walk([](RowwiseOp) {
+                            return WalkResult::interrupt();
+                          }).wasInterrupted()) {
+      // Front ends write linalg; point at the first such op, which is
+      // most likely what the user meant to compile.
+      Operation *linalg = nullptr;
+      module.walk([&](Operation *op) {
+        if (op->getName().getDialectNamespace() != "linalg")
+          return WalkResult::advance();
+        linalg = op;
+        return WalkResult::interrupt();
+      });
+      InFlightDiagnostic diag =
+          emitError(linalg ? linalg->getLoc() : module.getLoc())
+          << "nothing to compile: the module has no credit.rowwise op";
+      if (linalg)
+        diag << "; " << linalg->getName()
+             << " is not raised to credit.rowwise (CREDIT takes "
+                "credit.rowwise input only)";
       return signalPassFailure();
     }
   }

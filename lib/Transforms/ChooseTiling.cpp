@@ -9,6 +9,7 @@
 
 #include "Credit/Transforms/Tiling.h"
 
+#include "Credit/Support/CheckedOptions.h"
 #include "Credit/Transforms/Passes.h"
 
 namespace mlir {
@@ -63,30 +64,28 @@ LogicalResult mlir::credit::chooseTiling(RowwiseOp op,
 
 namespace {
 struct ChooseTilingPass
-    : public credit::impl::CreditChooseTilingBase<ChooseTilingPass> {
-  using Base::Base;
+    : public CheckedOptions<credit::impl::CreditChooseTilingBase<ChooseTilingPass>> {
+  using CheckedOptions::CheckedOptions;
+
+  std::string checkOptions() const override {
+    if (!llvm::is_contained({0u, 1u, 2u, 4u, 8u, 16u}, clusterSize))
+      return "cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got " +
+             std::to_string(clusterSize);
+    if (rows < 1 || maxVariants < 1)
+      return "rows and max-variants must be at least 1";
+    std::string error;
+    loadTarget(chip, profile, &error);
+    return error;
+  }
 
   void runOnOperation() override {
-    if (!llvm::is_contained({0u, 1u, 2u, 4u, 8u, 16u}, clusterSize)) {
-      getOperation()->emitError()
-          << "credit-choose-tiling: cluster-size must be 0 (choose), 1, 2, 4, "
-             "8 or 16, got "
-          << static_cast<unsigned>(clusterSize);
-      return signalPassFailure();
-    }
-    if (rows < 1 || maxVariants < 1) {
-      getOperation()->emitError()
-          << "credit-choose-tiling: rows and max-variants must be at least 1";
-      return signalPassFailure();
-    }
-    std::string error;
+    if (!optionsAreValid())
+      return;
     ChipProfile chipProfile;
     std::optional<TargetInfo> target =
-        loadTarget(chip, profile, &error, &chipProfile);
-    if (!target) {
-      getOperation()->emitError() << "credit-choose-tiling: " << error;
+        loadTarget(chip, profile, nullptr, &chipProfile);
+    if (!target) // The profile went away since checkOptions read it.
       return signalPassFailure();
-    }
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
       // A tiling given in the input is kept unless a size is forced.
       if (op.getTiling() && clusterSize == 0)

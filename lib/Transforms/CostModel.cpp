@@ -10,6 +10,7 @@
 
 #include "Credit/Transforms/Tiling.h"
 
+#include "Credit/Support/CheckedOptions.h"
 #include "Credit/Transforms/Passes.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -76,24 +77,25 @@ std::string mlir::credit::explainCost(const CostReport &report) {
 
 namespace {
 struct CostModelPass
-    : public credit::impl::CreditCostModelBase<CostModelPass> {
-  using Base::Base;
+    : public CheckedOptions<credit::impl::CreditCostModelBase<CostModelPass>> {
+  using CheckedOptions::CheckedOptions;
+
+  std::string checkOptions() const override {
+    if (rows < 1)
+      return "rows must be at least 1, got " + std::to_string(rows);
+    std::string error;
+    loadTarget(chip, profile, &error);
+    return error;
+  }
 
   void runOnOperation() override {
-    std::string error;
+    if (!optionsAreValid())
+      return;
     ChipProfile chipProfile;
     std::optional<TargetInfo> target =
-        loadTarget(chip, profile, &error, &chipProfile);
-    if (!target) {
-      getOperation()->emitError() << "credit-cost-model: " << error;
+        loadTarget(chip, profile, nullptr, &chipProfile);
+    if (!target) // The profile went away since checkOptions read it.
       return signalPassFailure();
-    }
-    if (rows < 1) {
-      getOperation()->emitError()
-          << "credit-cost-model: rows must be at least 1, got "
-          << static_cast<int64_t>(rows);
-      return signalPassFailure();
-    }
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
       CostReport report =
           evaluateCandidates(op, *target, chipProfile,

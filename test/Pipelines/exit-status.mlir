@@ -11,7 +11,7 @@
 
 // CHECK: error: LibDevice path: {{.*}}libdevice.10.bc does not exist or is not a file.
 // CHECK: credit-opt: a pass reported an error; failing
-// CHECKED: error: toolkit '{{.*}}tk' is not a CUDA toolkit: '{{.*}}libdevice.10.bc' does not exist
+// CHECKED: error: credit-to-ptx: toolkit '{{.*}}tk' is not a CUDA toolkit: '{{.*}}libdevice.10.bc' does not exist
 func.func @f(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %r = credit.rowwise "f" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
       attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}

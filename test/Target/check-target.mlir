@@ -13,16 +13,29 @@
 // RUN: rm -rf %t.tk && mkdir -p %t.tk/bin %t.tk/nvvm/libdevice && touch %t.tk/nvvm/libdevice/libdevice.10.bc
 // RUN: credit-opt %s --credit-check-target="toolkit=%t.tk" | FileCheck %s --check-prefix=OK
 // RUN: not credit-opt %s --credit-check-target="format=bin toolkit=%t.tk" 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// Options given as text are checked where the pipeline is parsed: the error
+// names the pass and neither points into the input nor prints the module.
+// RUN: not credit-opt %s --pass-pipeline="builtin.module(credit-check-target{chip=sm_80})" 2>&1 | FileCheck %s --check-prefix=PARSED
+// A module without credit.rowwise ops is nothing to compile when asked.
+// RUN: not credit-opt %s --credit-check-target=require-ops=true 2>&1 | FileCheck %s --check-prefix=NOTHING
+// RUN: not credit-opt %S/Inputs/linalg-softmax.mlir --credit-check-target=require-ops=true 2>&1 | FileCheck %s --check-prefix=LINALG
 // RUN: not env PATH=%t.nowhere CUDA_ROOT= CUDA_HOME= CUDA_PATH= %credit_opt_path %s --credit-check-target="format=bin" 2>&1 | FileCheck %s --check-prefix=NOPTXAS-ENV
 
 // OK: module
-// OLD: error: unsupported chip '{{sm_80|sm_900}}': CREDIT kernels use thread-block clusters, which need sm_90 or later
-// NOPTX: error: features '{{.*}}' must name a PTX ISA version the backend knows (+ptx32 ... +ptx88, +ptx90); without one the NVPTX backend aborts for sm_90
-// TOOOLD: error: sm_90 needs PTX ISA 7.8 or later (+ptx78), but features give +ptx70; the NVPTX backend would abort
-// TOOOLD90A: error: sm_90a needs PTX ISA 8.0 or later (+ptx80), but features give +ptx78
-// FORMAT: error: format must be 'isa' (PTX) or 'bin' (PTX and cubin), got 'cubin'
-// NOTOOLKIT: error: toolkit '{{.*}}.nowhere' is not a CUDA toolkit: '{{.*}}.nowhere/nvvm/libdevice/libdevice.10.bc' does not exist
-// NOPTXAS: error: format=bin needs ptxas, which was not found in '{{.*}}.tk/bin'; pass toolkit=<CUDA toolkit root> or use format=isa
-// NOPTXAS-ENV: error: format=bin needs ptxas, which was not found on PATH or under CUDA_ROOT, CUDA_HOME or CUDA_PATH; pass toolkit=<CUDA toolkit root> or use format=isa
+// OLD: error: credit-check-target: unsupported chip '{{sm_80|sm_900}}': CREDIT kernels use thread-block clusters, which need sm_90 or later
+// NOPTX: error: credit-check-target: features '{{.*}}' must name a PTX ISA version the backend knows (+ptx32 ... +ptx88, +ptx90); without one the NVPTX backend aborts for sm_90
+// TOOOLD: error: credit-check-target: sm_90 needs PTX ISA 7.8 or later (+ptx78), but features give +ptx70; the NVPTX backend would abort
+// TOOOLD90A: error: credit-check-target: sm_90a needs PTX ISA 8.0 or later (+ptx80), but features give +ptx78
+// FORMAT: error: credit-check-target: format must be 'isa' (PTX) or 'bin' (PTX and cubin), got 'cubin'
+// NOTOOLKIT: error: credit-check-target: toolkit '{{.*}}.nowhere' is not a CUDA toolkit: '{{.*}}.nowhere/nvvm/libdevice/libdevice.10.bc' does not exist
+// NOPTXAS: error: credit-check-target: format=bin needs ptxas, which was not found in '{{.*}}.tk/bin'; pass toolkit=<CUDA toolkit root> or use format=isa
+// NOPTXAS-ENV: error: credit-check-target: format=bin needs ptxas, which was not found on PATH or under CUDA_ROOT, CUDA_HOME or CUDA_PATH; pass toolkit=<CUDA toolkit root> or use format=isa
+// PARSED: <unknown>:0: error: credit-check-target: unsupported chip 'sm_80'
+// PARSED-NOT: check-target.mlir
+// PARSED-NOT: see current operation
+// NOTHING: check-target.mlir:{{[0-9]+}}:1: error: nothing to compile: the module has no credit.rowwise op
+// NOTHING-NOT: linalg
+// NOTHING-NOT: see current operation
+// LINALG: linalg-softmax.mlir:3:8: error: nothing to compile: the module has no credit.rowwise op; linalg.softmax is not raised to credit.rowwise (CREDIT takes credit.rowwise input only)
 module {
 }

@@ -52,6 +52,10 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       llvm::cl::init(3)};
 };
 
+/// What is wrong with `options` (the target, the cluster size, the opt
+/// level, the profile), or an empty string.
+std::string checkCreditToPTXOptions(const CreditToPTXOptions &options);
+
 /// Builds the pipeline that takes a module with credit.rowwise ops to one
 /// gpu.binary of PTX per kernel (and the artifacts): target checks, the
 /// cost model's tilings, cluster kernels, their lowering to NVVM, and

@@ -30,6 +30,15 @@ std::optional<unsigned> getMinimumPTXVersion(llvm::StringRef chip);
 /// The PTX ISA version named in `features` ("+ptx80" gives 80), if any.
 std::optional<unsigned> getPTXVersionFeature(llvm::StringRef features);
 
+/// Checks the target options of credit-check-target (and credit-to-ptx):
+/// the chip has clusters, the features name a PTX ISA version the backend
+/// knows and the chip accepts, the format is isa or bin, a named toolkit
+/// holds libdevice, and format=bin finds ptxas. Returns what is wrong, or
+/// an empty string.
+std::string checkTargetOptions(llvm::StringRef chip, llvm::StringRef features,
+                               llvm::StringRef format,
+                               llvm::StringRef toolkit);
+
 /// Finds ptxas: in `toolkit`/bin if given, then on PATH, then under
 /// CUDA_ROOT, CUDA_HOME and CUDA_PATH. Empty if it is nowhere.
 std::string findPtxas(llvm::StringRef toolkit);

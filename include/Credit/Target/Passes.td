@@ -22,7 +22,10 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     `nvvm/libdevice/libdevice.10.bc`, which the NVVM target links math
     functions from. With `format=bin` it also checks that `ptxas` can be
     found (the `toolkit` option, PATH, then CUDA_ROOT, CUDA_HOME and
-    CUDA_PATH).
+    CUDA_PATH). Options given as text are checked when they are parsed,
+    so a bad one is reported against the pass pipeline. With `require-ops`
+    a module without any `credit.rowwise` op is an error: there is nothing
+    to compile.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -32,7 +35,9 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     Option<"format", "format", "std::string", /*default=*/"\"isa\"",
            "Output format: isa (PTX) or bin (PTX and cubin)">,
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
-           "CUDA toolkit root: bin/ptxas and nvvm/libdevice">
+           "CUDA toolkit root: bin/ptxas and nvvm/libdevice">,
+    Option<"requireOps", "require-ops", "bool", /*default=*/"false",
+           "Fail on a module without credit.rowwise ops">
   ];
 }
 

@@ -15,6 +15,7 @@
 
 #include "Credit/Analysis/Profile.h"
 #include "Credit/Dialect/CreditOps.h"
+#include "Credit/Support/CheckedOptions.h"
 #include "Credit/Transforms/ElementwiseCloning.h"
 #include "Credit/Transforms/Passes.h"
 
@@ -241,17 +242,22 @@ static SmallVector<std::pair<int64_t, int64_t>> getRowRanges(RowwiseOp op,
 
 namespace {
 struct ClusterTilingPass
-    : public credit::impl::CreditClusterTilingBase<ClusterTilingPass> {
-  using Base::Base;
+    : public CheckedOptions<credit::impl::CreditClusterTilingBase<ClusterTilingPass>> {
+  using CheckedOptions::CheckedOptions;
+
+  std::string checkOptions() const override {
+    std::string error;
+    loadTarget(chip, profile, &error);
+    return error;
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string error;
-    std::optional<TargetInfo> target = loadTarget(chip, profile, &error);
-    if (!target) {
-      module.emitError() << "credit-cluster-tiling: " << error;
+    if (!optionsAreValid())
+      return;
+    std::optional<TargetInfo> target = loadTarget(chip, profile, nullptr);
+    if (!target) // The profile went away since checkOptions read it.
       return signalPassFailure();
-    }
     SmallVector<RowwiseOp> ops;
     module.walk([&](RowwiseOp op) { ops.push_back(op); });
 
