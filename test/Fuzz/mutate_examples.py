@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs credit-opt over mutated copies of the examples and fails on any
-crash, hang or failure without an `error:` diagnostic. Inputs that still
+crash, hang, failure without an `error:` diagnostic or success after one. Inputs that still
 parse and verify are also compiled to PTX with credit-to-ptx, under the
 same rules.
 
@@ -78,6 +78,8 @@ def run_once(credit_opt, data, extra):
         return proc, f"exit {proc.returncode} (signal or abort)"
     if proc.returncode == 1 and b"error:" not in proc.stderr:
         return proc, "non-zero exit without an error: diagnostic"
+    if proc.returncode == 0 and b"error:" in proc.stderr:
+        return proc, "exit 0 after an error: diagnostic"
     return proc, None
 
 

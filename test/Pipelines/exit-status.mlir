@@ -9,6 +9,13 @@
 // The pipeline refuses the toolkit up front.
 // RUN: not credit-opt %s --credit-to-ptx=toolkit=%t/tk 2>&1 | FileCheck %s --check-prefix=CHECKED
 
+// So does an error the parser reports and then ignores.
+// RUN: not credit-opt %S/Inputs/dropped-lexer-error.mlir -o %t/parsed.mlir 2>&1 | FileCheck %s --check-prefix=PARSER
+// RUN: not ls %t/parsed.mlir
+// RUN: not credit-opt %S/Inputs/dropped-lexer-error.mlir --split-input-file 2>&1 | FileCheck %s --check-prefix=PARSER
+
+// PARSER: error: @ identifier expected to start with letter or '_'
+// PARSER: credit-opt: the parser reported an error; failing
 // CHECK: error: LibDevice path: {{.*}}libdevice.10.bc does not exist or is not a file.
 // CHECK: credit-opt: a pass reported an error; failing
 // CHECKED: error: credit-to-ptx: toolkit '{{.*}}tk' is not a CUDA toolkit: '{{.*}}libdevice.10.bc' does not exist

@@ -81,8 +81,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     errors |= diag.getSeverity() == DiagnosticSeverity::Error;
     return success();
   });
+  // The parser can report an error and still return IR (a stray token
+  // after a dialect attribute); credit-opt rejects such input, and so
+  // does this harness.
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
-  if (!module || failed(verify(*module)))
+  if (!module || errors || failed(verify(*module)))
     return 0;
 
   PassManager pm(&context);
