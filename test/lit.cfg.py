@@ -13,7 +13,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.credit_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "regressions"]
+                   "regressions", "credit-capi-test.c"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%credit_src", config.credit_src_root))
@@ -41,5 +41,8 @@ if ptxas:
     config.available_features.add("ptxas")
 
 tool_dirs = [config.credit_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["credit-opt", "CreditUnitTests"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["credit-opt", "credit-capi-test", "CreditUnitTests", "mlir-opt"], tool_dirs)
+config.substitutions.append(
+    ("%credit_plugin", os.path.join(config.credit_obj_root, "lib", "CreditPlugin.so")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
