@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/InitAllCredit.h"
+#include "Credit/Support/InputLimits.h"
 #include "Credit/Conversion/Passes.h"
 #include "Credit/Pipelines/Pipelines.h"
 #include "Credit/Target/Passes.h"
@@ -66,6 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // credit-opt have and libFuzzer's buffers do not.
   std::string owned(reinterpret_cast<const char *>(data), size);
   llvm::StringRef text(owned);
+  // credit-opt refuses input nested deeper than the parser's stack allows.
+  if (credit::findExcessiveNesting(text))
+    return 0;
   // Loading the pipeline's dialects into a context costs more than most
   // inputs, so a context serves a few hundred inputs and is then replaced
   // (interned attributes and types would otherwise pile up). Reproducing a

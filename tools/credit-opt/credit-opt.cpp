@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/InitAllCredit.h"
+#include "Credit/Support/InputLimits.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Diagnostics.h"
@@ -110,6 +111,22 @@ int main(int argc, char **argv) {
       openOutputFile(outputFilename, &message);
   if (!output) {
     llvm::errs() << message << "\n";
+    return EXIT_FAILURE;
+  }
+  // Deep nesting would overflow the parser's stack: refuse it up front.
+  if (std::optional<size_t> at =
+          credit::findExcessiveNesting(input->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    sourceMgr.PrintMessage(
+        llvm::SMLoc::getFromPointer(input->getBufferStart() + *at),
+        llvm::SourceMgr::DK_Error,
+        "brackets nest deeper than " + llvm::Twine(credit::kMaxNestingDepth) +
+            " levels; credit-opt refuses such input rather than overflow "
+            "the parser's stack");
     return EXIT_FAILURE;
   }
   bool parserReported = !config.shouldVerifyDiagnostics() &&
