@@ -2,13 +2,14 @@
 # Sets up (scripts/setup.sh), builds and runs the whole test suite: lit and
 # FileCheck tests (dialect, passes, lowering, PTX through ptxas, manifests),
 # the C++ unit tests, the mutated-input corpus and the fuzzer's regressions,
-# the Python package's tests (the GPU ones skip without a GPU), and
-# credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it). Ends with
-# "N passed, N failed".
+# the Python package's tests (the GPU ones skip without a GPU), a project
+# built against the installed CMake package (scripts/test-embedding.sh),
+# and credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it). Ends
+# with "N passed, N failed".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$ROOT/scripts/setup.sh"
-cmake --build "$ROOT/build" --target credit-opt CreditUnitTests
+cmake --build "$ROOT/build"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -26,6 +27,14 @@ pyfailed=$(grep -Eo '[0-9]+ failed' "$log" | tail -1 | grep -Eo '[0-9]+' || echo
 pyskipped=$(grep -Eo '[0-9]+ skipped' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
 [[ $pystatus == 0 ]] || status=1
 
+# Another compiler, built against the installed package.
+embedpassed=0 embedfailed=0
+if "$ROOT/scripts/test-embedding.sh"; then
+  embedpassed=1
+else
+  embedfailed=1 status=1
+fi
+
 # The coverage-guided fuzzer, bounded; a finding fails the run.
 fuzzpassed=0 fuzzfailed=0
 fuzz_seconds=${CREDIT_FUZZ_SECONDS:-300}
@@ -37,5 +46,5 @@ if [[ $fuzz_seconds != 0 ]]; then
   fi
 fi
 
-echo "$(( ${passed:-0} + ${pypassed:-0} + fuzzpassed )) passed, $(( ${failed:-0} + ${pyfailed:-0} + fuzzfailed )) failed, ${pyskipped:-0} skipped"
+echo "$(( ${passed:-0} + ${pypassed:-0} + embedpassed + fuzzpassed )) passed, $(( ${failed:-0} + ${pyfailed:-0} + embedfailed + fuzzfailed )) failed, ${pyskipped:-0} skipped"
 exit $status
