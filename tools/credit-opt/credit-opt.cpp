@@ -16,6 +16,7 @@
 #include "Credit/InitAllCredit.h"
 #include "Credit/Support/InputLimits.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -113,9 +114,12 @@ int main(int argc, char **argv) {
     llvm::errs() << message << "\n";
     return EXIT_FAILURE;
   }
-  // Deep nesting would overflow the parser's stack: refuse it up front.
-  if (std::optional<size_t> at =
-          credit::findExcessiveNesting(input->getBuffer())) {
+  // Deeply nested text would overflow the parser's stack: refuse it up
+  // front (bytecode is not text).
+  std::optional<size_t> at;
+  if (!isBytecode(input->getMemBufferRef()))
+    at = credit::findExcessiveNesting(input->getBuffer());
+  if (at) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
