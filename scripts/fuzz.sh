@@ -28,12 +28,15 @@ rm -rf "$SEEDS" && mkdir -p "$SEEDS" "$BUILD/corpus"
 python3 - "$ROOT" "$SEEDS" <<'PY'
 import pathlib, sys
 root, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-files = sorted(root.glob("examples/*.mlir")) + sorted(root.glob("test/**/*.mlir"))
+regressions = root / "test/Fuzz/regressions"
+files = sorted(root.glob("examples/*.mlir")) + sorted(
+    p for p in root.glob("test/**/*.mlir") if regressions not in p.parents)
 count = 0
 for path in files:
-    for i, part in enumerate(path.read_text().split("// -----")):
+    # Bytes: inputs need not be UTF-8.
+    for i, part in enumerate(path.read_bytes().split(b"// -----")):
         if part.strip():
-            (seeds / f"{path.stem}-{i}.mlir").write_text(part)
+            (seeds / f"{path.stem}-{i}.mlir").write_bytes(part)
             count += 1
 for path in sorted((root / "test/Fuzz/regressions").glob("*")):
     (seeds / f"regression-{path.name}").write_bytes(path.read_bytes())
