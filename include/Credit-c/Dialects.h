@@ -1,4 +1,5 @@
-/*===- Dialects.h - CREDIT's C API ----------------------------------*- C -*-===*\
+/*===- Dialects.h - CREDIT's C API ----------------------------------*- C
+-*-===*\
 |*                                                                            *|
 |* Part of the CREDIT project.                                                *|
 |*                                                                            *|
@@ -22,7 +23,8 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Credit, credit);
 /* Inserts the credit dialect and every dialect, interface, target model and
  * LLVM IR translation that the credit-to-ptx pipeline uses into `registry`
  * (mlir::credit::registerCreditDialects). */
-MLIR_CAPI_EXPORTED void mlirCreditRegisterDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+mlirCreditRegisterDialects(MlirDialectRegistry registry);
 
 /* Registers the credit passes and the credit-to-ptx pipeline, so that
  * mlirParsePassPipeline knows them (mlir::credit::registerCreditPasses). */

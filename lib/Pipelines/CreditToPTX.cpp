@@ -10,6 +10,7 @@
 #include "Credit/Conversion/Passes.h"
 #include "Credit/Target/Passes.h"
 #include "Credit/Transforms/Passes.h"
+#include "Credit/Transforms/Tiling.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -23,15 +24,15 @@
 using namespace mlir;
 using namespace mlir::credit;
 
-std::string mlir::credit::checkCreditToPTXOptions(
-    const CreditToPTXOptions &options) {
+std::string
+mlir::credit::checkCreditToPTXOptions(const CreditToPTXOptions &options) {
   std::string problem = checkTargetOptions(options.chip, options.features,
                                            options.format, options.toolkit);
   if (!problem.empty())
     return problem;
-  if (!llvm::is_contained({0u, 1u, 2u, 4u, 8u, 16u}, options.clusterSize))
-    return "cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got " +
-           std::to_string(options.clusterSize);
+  problem = checkClusterSizeOption(options.clusterSize);
+  if (!problem.empty())
+    return problem;
   if (options.optLevel > 3)
     return "opt-level must be 0, 1, 2 or 3, got " +
            std::to_string(options.optLevel);
@@ -112,7 +113,7 @@ void mlir::credit::registerCreditPipelines() {
         buildCreditToPTXPipeline(pm, options);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)> handler) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
         handler(CreditToPTXOptions());
       });
 }

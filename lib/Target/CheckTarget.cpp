@@ -83,8 +83,7 @@ static bool isKnownPTXVersion(unsigned version) {
                             version);
 }
 
-std::string mlir::credit::checkTargetOptions(StringRef chip,
-                                             StringRef features,
+std::string mlir::credit::checkTargetOptions(StringRef chip, StringRef features,
                                              StringRef format,
                                              StringRef toolkit) {
   std::string problem;
@@ -111,8 +110,8 @@ std::string mlir::credit::checkTargetOptions(StringRef chip,
     return problem;
   }
   if (format != "isa" && format != "bin") {
-    os << "format must be 'isa' (PTX) or 'bin' (PTX and cubin), got '"
-       << format << "'";
+    os << "format must be 'isa' (PTX) or 'bin' (PTX and cubin), got '" << format
+       << "'";
     return problem;
   }
   // A toolkit that is named must be one: the NVVM target links libdevice
@@ -122,8 +121,8 @@ std::string mlir::credit::checkTargetOptions(StringRef chip,
     llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
     if (!llvm::sys::fs::is_directory(toolkit) ||
         !llvm::sys::fs::is_regular_file(libdevice)) {
-      os << "toolkit '" << toolkit << "' is not a CUDA toolkit: '"
-         << libdevice << "' does not exist";
+      os << "toolkit '" << toolkit << "' is not a CUDA toolkit: '" << libdevice
+         << "' does not exist";
       return problem;
     }
   }
@@ -138,7 +137,8 @@ std::string mlir::credit::checkTargetOptions(StringRef chip,
 
 namespace {
 struct CheckTargetPass
-    : public CheckedOptions<credit::impl::CreditCheckTargetBase<CheckTargetPass>> {
+    : public CheckedOptions<
+          credit::impl::CreditCheckTargetBase<CheckTargetPass>> {
   using CheckedOptions::CheckedOptions;
 
   std::string checkOptions() const override {
@@ -149,9 +149,9 @@ struct CheckTargetPass
     ModuleOp module = getOperation();
     if (!optionsAreValid())
       return;
-    if (requireOps && !module.walk([](RowwiseOp) {
-                            return WalkResult::interrupt();
-                          }).wasInterrupted()) {
+    if (requireOps &&
+        !module.walk([](RowwiseOp) { return WalkResult::interrupt(); })
+             .wasInterrupted()) {
       // Front ends write linalg; point at the first such op, which is
       // most likely what the user meant to compile.
       Operation *linalg = nullptr;

@@ -62,15 +62,23 @@ LogicalResult mlir::credit::chooseTiling(RowwiseOp op,
   return success();
 }
 
+std::string mlir::credit::checkClusterSizeOption(unsigned cluster) {
+  if (llvm::is_contained({0u, 1u, 2u, 4u, 8u, 16u}, cluster))
+    return "";
+  return "cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got " +
+         std::to_string(cluster);
+}
+
 namespace {
 struct ChooseTilingPass
-    : public CheckedOptions<credit::impl::CreditChooseTilingBase<ChooseTilingPass>> {
+    : public CheckedOptions<
+          credit::impl::CreditChooseTilingBase<ChooseTilingPass>> {
   using CheckedOptions::CheckedOptions;
 
   std::string checkOptions() const override {
-    if (!llvm::is_contained({0u, 1u, 2u, 4u, 8u, 16u}, clusterSize))
-      return "cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got " +
-             std::to_string(clusterSize);
+    if (std::string problem = checkClusterSizeOption(clusterSize);
+        !problem.empty())
+      return problem;
     if (rows < 1 || maxVariants < 1)
       return "rows and max-variants must be at least 1";
     std::string error;

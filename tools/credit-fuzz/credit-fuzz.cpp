@@ -15,10 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Credit/InitAllCredit.h"
-#include "Credit/Support/InputLimits.h"
 #include "Credit/Conversion/Passes.h"
+#include "Credit/InitAllCredit.h"
 #include "Credit/Pipelines/Pipelines.h"
+#include "Credit/Support/InputLimits.h"
 #include "Credit/Target/Passes.h"
 #include "Credit/Transforms/Passes.h"
 

@@ -49,8 +49,7 @@ static bool parseReportsErrors(const llvm::MemoryBuffer &input,
   auto parseChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                         raw_ostream &) {
     MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-    context.allowUnregisteredDialects(
-        config.shouldAllowUnregisteredDialects());
+    context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
     ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
       reported |= diag.getSeverity() == DiagnosticSeverity::Error;
       return success();

@@ -22,8 +22,7 @@
 namespace mlir {
 namespace credit {
 
-template <typename BaseT>
-class CheckedOptions : public BaseT {
+template <typename BaseT> class CheckedOptions : public BaseT {
 public:
   using BaseT::BaseT;
 

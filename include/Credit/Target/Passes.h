@@ -36,8 +36,7 @@ std::optional<unsigned> getPTXVersionFeature(llvm::StringRef features);
 /// holds libdevice, and format=bin finds ptxas. Returns what is wrong, or
 /// an empty string.
 std::string checkTargetOptions(llvm::StringRef chip, llvm::StringRef features,
-                               llvm::StringRef format,
-                               llvm::StringRef toolkit);
+                               llvm::StringRef format, llvm::StringRef toolkit);
 
 /// Finds ptxas: in `toolkit`/bin if given, then on PATH, then under
 /// CUDA_ROOT, CUDA_HOME and CUDA_PATH. Empty if it is nowhere.

@@ -23,6 +23,10 @@ LogicalResult chooseTiling(RowwiseOp op, const TargetInfo &target,
                            const ChipProfile &profile, unsigned cluster,
                            int64_t rows, unsigned maxVariants = 3);
 
+/// What is wrong with a forced cluster size (0 lets the model choose), or
+/// an empty string.
+std::string checkClusterSizeOption(unsigned cluster);
+
 /// Sets `op`'s `#credit.cost` from `report`.
 void annotateCost(RowwiseOp op, const CostReport &report);
 

@@ -242,7 +242,8 @@ static SmallVector<std::pair<int64_t, int64_t>> getRowRanges(RowwiseOp op,
 
 namespace {
 struct ClusterTilingPass
-    : public CheckedOptions<credit::impl::CreditClusterTilingBase<ClusterTilingPass>> {
+    : public CheckedOptions<
+          credit::impl::CreditClusterTilingBase<ClusterTilingPass>> {
   using CheckedOptions::CheckedOptions;
 
   std::string checkOptions() const override {
