@@ -47,6 +47,13 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   if (options.format == "bin")
     ptxas = findPtxas(options.toolkit);
 
+  if (options.raiseLinalg) {
+    CreditRaiseLinalgOptions raise;
+    raise.remarks = options.explain;
+    // Without the host, what is not raised is not compiled at all.
+    raise.warnUnraised = !options.keepHost;
+    pm.addPass(createCreditRaiseLinalg(raise));
+  }
   pm.addPass(createCreditCheckTarget(
       CreditCheckTargetOptions{options.chip, options.features, options.format,
                                options.toolkit, /*requireOps=*/true}));
@@ -64,9 +71,12 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   CreditClusterTilingOptions tiling;
   tiling.chip = options.chip;
   tiling.profile = options.profile;
-  tiling.eraseHost = true;
+  tiling.eraseHost = !options.keepHost;
   pm.addPass(createCreditClusterTiling(tiling));
-  pm.addPass(createConvertCreditToNVVM());
+  if (options.keepHost)
+    pm.addPass(createConvertCreditToGPULaunch());
+  // Only inside the kernels: the host may compute with math ops too.
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertCreditToNVVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -166,8 +166,9 @@ struct CheckTargetPass
           << "nothing to compile: the module has no credit.rowwise op";
       if (linalg)
         diag << "; " << linalg->getName()
-             << " is not raised to credit.rowwise (CREDIT takes "
-                "credit.rowwise input only)";
+             << " is not raised to credit.rowwise (credit-raise-linalg "
+                "takes reduction-reuse computations along the last "
+                "dimension; its remarks say why it left an op alone)";
       return signalPassFailure();
     }
   }

@@ -10,9 +10,10 @@
 // RUN: not ls %t/out.mlir %t/a
 // The passes check their own options the same way.
 // RUN: not credit-opt %s --credit-choose-tiling=cluster-size=5 2>&1 | FileCheck %s --check-prefix=PASS
-// Nothing to compile: a module without credit.rowwise ops fails instead of
-// losing its functions.
-// RUN: not credit-opt %S/../Target/Inputs/linalg-softmax.mlir --credit-to-ptx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NOTHING
+// Nothing to compile: a module without credit.rowwise ops, after raising,
+// fails instead of losing its functions; what raising left alone is a
+// warning that says why.
+// RUN: not credit-opt %S/../Target/Inputs/linalg-unraisable.mlir --credit-to-ptx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not ls %t/none.mlir
 
 // CHIP: error: credit-to-ptx: unsupported chip 'sm_80'
@@ -25,7 +26,8 @@
 // UNKNOWN: no such option bogus
 // PASS: error: credit-choose-tiling: cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got 5
 // PASS-NOT: see current operation
-// NOTHING: linalg-softmax.mlir:3:8: error: nothing to compile: the module has no credit.rowwise op; linalg.softmax is not raised to credit.rowwise
+// NOTHING: linalg-unraisable.mlir:4:8: warning: not raised to credit.rowwise, so not compiled: it runs along dimension 0 of 2, not along the last of at least two
+// NOTHING: linalg-unraisable.mlir:4:8: error: nothing to compile: the module has no credit.rowwise op; linalg.softmax is not raised to credit.rowwise
 func.func @f(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %r = credit.rowwise "f" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }

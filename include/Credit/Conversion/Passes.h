@@ -8,8 +8,10 @@
 #define CREDIT_CONVERSION_PASSES_H
 
 #include "Credit/Conversion/CreditToNVVM.h"
+#include "Credit/Conversion/RowwiseToLaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -37,4 +37,29 @@ def ConvertCreditToNVVM : Pass<"convert-credit-to-nvvm"> {
   ];
 }
 
+def ConvertCreditToGPULaunch : Pass<"convert-credit-to-gpu-launch",
+                                    "::mlir::ModuleOp"> {
+  let summary = "Replaces outlined credit.rowwise ops by launches of their "
+                "kernels";
+  let description = [{
+    The host side of `credit-to-ptx{keep-host=true}`. Each `credit.rowwise`
+    op that `credit-cluster-tiling` outlined (its `credit.kernels` names the
+    kernels, the module's `credit.kernels` holds their manifests) becomes
+    `gpu.launch_func` ops built from the manifests, the launch contract the
+    Python runtime follows too: the kernel whose row range holds the call's
+    M (an `scf.if` chain over the variants), bare pointers and 64-bit row
+    strides in the manifest's parameter order, the grid rule, the block,
+    the cluster size and the dynamic shared memory. Rows are read through
+    `bufferization.to_buffer`; each output is a fresh `memref.alloc`
+    returned through `bufferization.to_tensor`. A one-wave grid uses the
+    co-resident clusters of the plan (the chip's profile).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // CREDIT_CONVERSION_PASSES_TD

@@ -31,11 +31,21 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       llvm::cl::desc("Annotate each op with the cost model's predictions "
                      "and explain the choice in a remark"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> raiseLinalg{
+      *this, "raise-linalg",
+      llvm::cl::desc("Raise linalg reduction-reuse computations to "
+                     "credit.rowwise first (credit-raise-linalg)"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> clusterSize{
       *this, "cluster-size",
       llvm::cl::desc("CTAs per row: 0 lets the compiler choose; 1, 2, 4, 8 "
                      "or 16 forces it"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> keepHost{
+      *this, "keep-host",
+      llvm::cl::desc("Keep the host code and replace each credit.rowwise op "
+                     "by gpu.launch_func ops of its kernels"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> artifactsDir{
       *this, "artifacts-dir",
       llvm::cl::desc("Directory for each kernel's PTX, cubin and manifest"),
@@ -56,10 +66,11 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
 /// level, the profile), or an empty string.
 std::string checkCreditToPTXOptions(const CreditToPTXOptions &options);
 
-/// Builds the pipeline that takes a module with credit.rowwise ops to one
-/// gpu.binary of PTX per kernel (and the artifacts): target checks, the
-/// cost model's tilings, cluster kernels, their lowering to NVVM, and
-/// serialization.
+/// Builds the pipeline that takes a module with credit.rowwise ops (or
+/// linalg it raises) to one gpu.binary of PTX per kernel (and the
+/// artifacts): raising, target checks, the cost model's tilings, cluster
+/// kernels, their lowering to NVVM, and serialization. The host code is
+/// dropped, or with `keepHost` kept with each op replaced by launches.
 void buildCreditToPTXPipeline(OpPassManager &pm,
                               const CreditToPTXOptions &options);
 

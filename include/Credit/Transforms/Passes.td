@@ -19,6 +19,47 @@ defvar targetOptions = [
          "built-in profile">
 ];
 
+def CreditRaiseLinalg : Pass<"credit-raise-linalg"> {
+  let summary = "Raises reduction-reuse computations in linalg to "
+                "credit.rowwise";
+  let description = [{
+    Rewrites what front ends (torch-mlir, StableHLO, IREE) emit for row-wise
+    reduction-reuse computations into `credit.rowwise` ops on tensors:
+
+    - `linalg.softmax` along the last dimension of an f32, bf16 or f16
+      tensor (computed in f32, rounded once);
+    - chains of linalg ops, generic or named, around a reduction of the
+      last loop with an f32 accumulator (`arith.addf`, `maximumf`,
+      `minimumf`, `maxnumf`, `minnumf`): the elementwise ops over rows,
+      per-row values (`[M]` or `[M, 1]`) and broadcast vectors (`[N]`)
+      connected to it, further reductions (ordered into stages by what
+      they depend on; independent ones share a stage), and unit-dimension
+      reshapes. Payloads are cloned as they are, in the types they compute
+      in, so f16/bf16 storage with f32 math stays exact. The chain's
+      results used elsewhere become the op's row and per-row outputs,
+      leading dimensions become M (collapsed and expanded back).
+
+    Anything else is left as it was: a reduction along another dimension,
+    a lone reduction whose row is not reused, accumulators other than f32,
+    payloads with memory effects, `linalg.index` of a row dimension or
+    captured values that are not constants, row inputs of other element
+    types, and chains whose results are used before the chain ends.
+    With `remarks`, each raised op and each softmax or row reduction left
+    alone says so, the latter with the reason; `warn-unraised` makes the
+    latter warnings (credit-to-ptx, which drops host code, sets it).
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Explain in remarks what was raised and what was not, and why">,
+    Option<"warnUnraised", "warn-unraised", "bool", /*default=*/"false",
+           "Warn about each softmax and row reduction left alone">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::credit::CreditDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def CreditCostModel : Pass<"credit-cost-model"> {
   let summary = "Predicts every candidate tiling's time and explains the "
                 "choice";
