@@ -107,35 +107,36 @@ static bool isConstant(Value value) {
   return matchPattern(value, m_Constant());
 }
 
-/// Whether the payload of `op` is scalar arith/math code that a rowwise
-/// region can hold: no memory effects, no nested regions, values from
-/// outside only constants, and `linalg.index` only of loop `columnLoop`
-/// (-1: none). Sets `usesIndex`.
-static bool isExpressiblePayload(linalg::LinalgOp op, int64_t columnLoop,
-                                 bool &usesIndex) {
+/// Why the payload of `op` is not scalar arith/math code that a rowwise
+/// region can hold (no memory effects, no nested regions, values from
+/// outside only constants, `linalg.index` only of loop `columnLoop`, -1:
+/// none), or an empty string. Sets `usesIndex`.
+static std::string whyNotExpressible(linalg::LinalgOp op, int64_t columnLoop,
+                                     bool &usesIndex) {
   Block *body = op.getBlock();
   usesIndex = false;
   for (Operation &inner : *body) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       if (int64_t(index.getDim()) != columnLoop)
-        return false;
+        return "its payload reads the index of loop " +
+               std::to_string(index.getDim()) + ", a row dimension";
       usesIndex = true;
       continue;
     }
+    StringRef dialect = inner.getName().getDialectNamespace();
+    bool scalar = llvm::all_of(inner.getOperandTypes(), isRegionScalarType) &&
+                  llvm::all_of(inner.getResultTypes(), isRegionScalarType);
+    if (!isa<linalg::YieldOp>(inner) &&
+        ((dialect != "arith" && dialect != "math") ||
+         inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner) || !scalar))
+      return "its payload has " + inner.getName().getStringRef().str() +
+             ", which is not scalar arith or math code";
     for (Value operand : inner.getOperands())
       if (operand.getParentBlock() != body && !isConstant(operand))
-        return false;
-    if (isa<linalg::YieldOp>(inner))
-      continue;
-    StringRef dialect = inner.getName().getDialectNamespace();
-    if ((dialect != "arith" && dialect != "math") ||
-        inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner))
-      return false;
-    if (!llvm::all_of(inner.getOperandTypes(), isRegionScalarType) ||
-        !llvm::all_of(inner.getResultTypes(), isRegionScalarType))
-      return false;
+        return "its payload reads a value from outside that is not a "
+               "constant";
   }
-  return true;
+  return "";
 }
 
 /// The combiner of the reduction `op`: its only init is an f32 accumulator
@@ -314,20 +315,32 @@ private:
 } // namespace
 
 /// Whether `op` can be part of a chain of rank `rank` and row length `n`.
-static std::optional<Member> getMember(Operation *op, int64_t rank, int64_t n) {
+/// Whether `op` can be part of a chain of rank `rank` and row length `n`;
+/// `whyNot`, when given, says why not.
+static std::optional<Member> getMember(Operation *op, int64_t rank, int64_t n,
+                                       std::string *whyNot = nullptr) {
+  auto fail = [&](std::string reason) -> std::optional<Member> {
+    if (whyNot)
+      *whyNot = std::move(reason);
+    return std::nullopt;
+  };
   if (isPassThrough(op, rank))
     return Member{};
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
-    return std::nullopt;
+    return fail("it is neither a linalg op nor a reshape of per-row values");
   Member member;
   member.form = getForm(linalgOp, rank, n);
-  if (member.form == Form::None ||
-      !isExpressiblePayload(linalgOp, getColumnLoop(member.form, rank),
-                            member.usesIndex))
-    return std::nullopt;
+  if (member.form == Form::None)
+    return fail("it does not iterate over the chain's rows and columns "
+                "(its loops, iterators or indexing maps)");
+  std::string payload = whyNotExpressible(
+      linalgOp, getColumnLoop(member.form, rank), member.usesIndex);
+  if (!payload.empty())
+    return fail(payload);
   if (member.form == Form::RowReduction && !matchCombiner(linalgOp))
-    return std::nullopt;
+    return fail("it reduces with something other than addf, maximumf, "
+                "minimumf, maxnumf or minnumf into an f32 accumulator");
   return member;
 }
 
@@ -338,8 +351,7 @@ bool mlir::credit::raise::isRowReduction(linalg::LinalgOp op) {
   int64_t n = op.getStaticLoopRanges().back();
   if (ShapedType::isDynamic(n) || n < 1 || n > RowwiseOp::kMaxRowLength)
     return false;
-  std::optional<Member> member = getMember(op, rank, n);
-  return member && member->form == Form::RowReduction;
+  return getForm(op, rank, n) == Form::RowReduction;
 }
 
 /// The operands of `op` that carry values into it.
@@ -445,6 +457,11 @@ mlir::credit::raise::analyzeChain(linalg::LinalgOp seed,
     members[op] = *member;
     worklist.push_back(op);
   };
+  std::string whyNotSeed;
+  if (!getMember(seed, rank, n, &whyNotSeed)) {
+    visited.insert(seed);
+    return fail(seed, "a reduction of the last dimension, but " + whyNotSeed);
+  }
   consider(seed);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
@@ -668,8 +685,21 @@ mlir::credit::raise::analyzeChain(linalg::LinalgOp seed,
   }
   // Raising pays when a row output reuses a reduction of its row.
   if (!llvm::any_of(chain.rowOutputs,
-                    [&](Value output) { return availOf(output) > 0; }))
+                    [&](Value output) { return availOf(output) > 0; })) {
+    // Name the first op that reads a reduction and could not join.
+    for (const Reduction &reduction : chain.reductions)
+      for (Operation *user : reduction.op->getUsers()) {
+        std::string whyNotUser;
+        if (!isa<linalg::LinalgOp>(user) || chain.isMember(user) ||
+            getMember(user, rank, n, &whyNotUser))
+          continue;
+        return fail(seed, "no row output of the chain reuses its reductions; " +
+                              user->getName().getStringRef() +
+                              " reads one but cannot join the chain: " +
+                              whyNotUser);
+      }
     return fail(seed, "no row output of the chain reuses its reductions");
+  }
 
   unsigned numStages = 0;
   for (const Reduction &reduction : chain.reductions)

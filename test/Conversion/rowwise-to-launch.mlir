@@ -1,0 +1,28 @@
+// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling,convert-credit-to-gpu-launch)" | FileCheck %s
+// RUN: not credit-opt %s --convert-credit-to-gpu-launch -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNTILED
+
+// A static M: one kernel, launched when there are rows, its grid a cluster
+// per row (the plan's grid rule for one-CTA kernels).
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT: credit.rowwise
+// CHECK: %[[M:.*]] = memref.dim
+// CHECK: %[[ANY:.*]] = arith.cmpi ugt, %[[M]]
+// CHECK: scf.if %[[ANY]] {
+// CHECK: %[[CLUSTERS:.*]] = arith.ceildivui %[[M]], %{{.*}} : index
+// CHECK: %[[GRID:.*]] = arith.muli %[[CLUSTERS]]
+// CHECK: gpu.launch_func @[[K:[a-z0-9_]+]]::@[[K]] clusters in ({{[^)]*}}) blocks in (%[[GRID]],
+// CHECK: bufferization.to_tensor
+// CHECK: gpu.module @[[K]]
+func.func @softmax(%x: tensor<8x1024xf32>, %o: tensor<8x1024xf32>) -> tensor<8x1024xf32> {
+  %y = credit.rowwise "softmax" ins(%x : tensor<8x1024xf32>) outs(%o : tensor<8x1024xf32>)
+    reduce [max] (%j: index, %v: f32) {
+      credit.yield %v : f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32) {
+      %d = arith.subf %v, %m : f32
+      credit.yield %d : f32
+    }
+  return %y : tensor<8x1024xf32>
+}
+
+// UNTILED: error: convert-credit-to-gpu-launch: the module has no kernels; run credit-cluster-tiling first
