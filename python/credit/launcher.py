@@ -135,7 +135,9 @@ class LoadedKernel:
         if len(args) != len(params) - 2:
             raise ValueError(f"{self.manifest.name}: {len(args)} arguments "
                              f"for {len(params) - 2} parameters")
-        if m == 0:
+        # Without rows only column sums need a launch: their kernel writes
+        # the zero sums of its row blocks.
+        if m == 0 and self.manifest.grid_policy != "row_blocks":
             return
         rows = self.rows_per_cluster(m, blocks)
         values = list(args) + [m, rows]

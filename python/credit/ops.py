@@ -14,7 +14,7 @@ import threading
 
 import torch
 
-from . import validation
+from . import fastpath, validation
 from .compiler import CompileError, Compiler, Library, Request
 from .launcher import DeviceError, LoadedKernelSet, require_hopper
 from .manifest import ManifestError
@@ -164,33 +164,82 @@ def _as_rows(tensor: torch.Tensor, n: int) -> torch.Tensor:
         return tensor.reshape(-1, n).contiguous()
 
 
+def _call_key(name: str, first: torch.Tensor, eps, blocks: int) -> tuple:
+    """The key of a call's plan (fastpath.plans)."""
+    return (name, first.dtype, first.shape[-1], eps, blocks,
+            getattr(_forced, "size", 0), getattr(_forced, "tiling", None),
+            first.get_device())
+
+
+def _plan(name: str, first: torch.Tensor, eps, blocks: int) -> fastpath.Plan:
+    key = _call_key(name, first, eps, blocks)
+    plan = fastpath.plans.get(key)
+    if plan is not None:
+        return plan
+    _, _, n, _, _, cluster, tiling, device = key
+    try:
+        request = Request(name, _DTYPES[first.dtype], n,
+                          0 if tiling else cluster, eps, blocks, tiling)
+    except ValueError as error:
+        raise ArgumentError(str(error)) from error
+    return fastpath.plan_for(
+        key, request, device,
+        lambda r, d: runtime().kernel(r, torch.device("cuda", d)))
+
+
+def _fast(name: str, inputs: list[torch.Tensor],
+          broadcasts: list[torch.Tensor], scalars: list[torch.Tensor],
+          eps: float | None = None, blocks: int = 64):
+    """The outputs of workload `name` through the plan of an earlier call,
+    or None: no plan yet, or tensors the plan does not take as they are
+    (the checked path then copies or explains)."""
+    first = inputs[0]
+    if type(first) is not torch.Tensor or not first.is_cuda or \
+            first.dim() == 0:
+        return None
+    plan = fastpath.plans.get(_call_key(name, first, eps, blocks))
+    if plan is None:
+        return None
+    return fastpath.run(plan, inputs, broadcasts, scalars, poison_outputs)
+
+
+def _eager(*tensors: torch.Tensor) -> bool:
+    """Whether a call can skip the custom op: not traced by torch.compile
+    and nothing to record for autograd."""
+    if torch.compiler.is_compiling():
+        return False
+    if torch.is_grad_enabled():
+        for tensor in tensors:
+            if tensor.requires_grad:
+                return False
+    return True
+
+
 def _launch(name: str, inputs: list[torch.Tensor],
             broadcasts: list[torch.Tensor], scalars: list[torch.Tensor],
-            eps: float | None = None, cluster: int | None = None,
+            eps: float | None = None,
             blocks: int | None = None) -> list[torch.Tensor]:
-    """Runs workload `name`; returns its outputs in the op's order: row
-    outputs [M, N], scalar outputs [M], column sums [blocks, N]."""
-    workload = WORKLOADS[name]
+    """Runs workload `name` on checked arguments; returns its outputs in the
+    op's order: row outputs [M, N], scalar outputs [M], column sums
+    [blocks, N]."""
+    blocks = blocks if blocks is not None else 64
     first = inputs[0]
+    plan = _plan(name, first, eps, blocks)
+    outputs = fastpath.run(plan, inputs, broadcasts, scalars, poison_outputs)
+    if outputs is not None:
+        return outputs
+
+    # Tensors the plan does not take as they are: strided, misaligned or
+    # not contiguous ones are viewed or copied into rows it takes.
+    workload = WORKLOADS[name]
     n = first.shape[-1]
     m = first.numel() // n if n else 0
     storage = _DTYPES[first.dtype]
     device = first.device
-    if cluster is None:
-        cluster = getattr(_forced, "size", 0)
-    tiling = getattr(_forced, "tiling", None)
-    try:
-        request = Request(name, storage, n, 0 if tiling else cluster, eps,
-                          blocks if blocks is not None else 64, tiling)
-    except ValueError as error:
-        raise ArgumentError(str(error)) from error
-    kernel = runtime().kernel(request, device).for_rows(m)
-    manifest = kernel.manifest
 
     def prepare(tensor, rows):
         tensor = _as_rows(tensor, n) if rows else tensor.reshape(-1)
-        if not _aligned(tensor, manifest.pointer_alignment,
-                        manifest.stride_multiple):
+        if not _aligned(tensor, plan.alignment, plan.multiple):
             tensor = tensor.contiguous().clone()
         return tensor
 
@@ -201,7 +250,7 @@ def _launch(name: str, inputs: list[torch.Tensor],
                       device) for i in range(len(workload.outputs))]
     scalar_outputs = [empty_output((m,), torch.float32, device)
                       for _ in workload.scalar_outputs]
-    column_sums = [empty_output((request.blocks, n), torch.float32, device)
+    column_sums = [empty_output((blocks, n), torch.float32, device)
                    for _ in workload.column_sums]
 
     args = []
@@ -212,9 +261,22 @@ def _launch(name: str, inputs: list[torch.Tensor],
         args += [tensor.data_ptr(), tensor.stride(0)]
     args += [t.data_ptr() for t in scalar_outputs + column_sums]
     with torch.cuda.device(device):
-        kernel.launch(args, m, torch.cuda.current_stream(device).cuda_stream,
-                      request.blocks)
+        plan.kernel(m).loaded.launch(
+            args, m, torch.cuda.current_stream(device).cuda_stream, blocks)
     return outputs + scalar_outputs + column_sums
+
+
+def _run(name: str, check, inputs: list[torch.Tensor],
+         broadcasts: list[torch.Tensor] = (), scalars: list[torch.Tensor] = (),
+         eps: float | None = None) -> list[torch.Tensor]:
+    """Workload `name`'s outputs: through the call's plan when its tensors
+    fit it, else after `check()` (which raises on bad arguments) on the
+    general path."""
+    outputs = _fast(name, inputs, list(broadcasts), list(scalars), eps)
+    if outputs is None:
+        check()
+        outputs = _launch(name, inputs, list(broadcasts), list(scalars), eps)
+    return outputs
 
 
 def _check_rows_inputs(names: list[str], tensors: list[torch.Tensor],
@@ -249,8 +311,7 @@ def _per_row(x: torch.Tensor) -> torch.Tensor:
 
 @torch.library.custom_op("credit::softmax", mutates_args=())
 def _softmax(x: torch.Tensor) -> torch.Tensor:
-    _check_rows_inputs(["x"], [x])
-    (y,) = _launch("softmax", [x], [], [])
+    (y,) = _run("softmax", lambda: _check_rows_inputs(["x"], [x]), [x])
     return y.view(x.shape)
 
 
@@ -261,8 +322,7 @@ def _(x):
 
 @torch.library.custom_op("credit::log_softmax", mutates_args=())
 def _log_softmax(x: torch.Tensor) -> torch.Tensor:
-    _check_rows_inputs(["x"], [x])
-    (y,) = _launch("log_softmax", [x], [], [])
+    (y,) = _run("log_softmax", lambda: _check_rows_inputs(["x"], [x]), [x])
     return y.view(x.shape)
 
 
@@ -273,8 +333,9 @@ def _(x):
 
 @torch.library.custom_op("credit::softmax_logits_bwd", mutates_args=())
 def _softmax_logits_bwd(logits: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
-    _check_rows_inputs(["logits", "dy"], [logits, dy])
-    (dx,) = _launch("softmax_logits_bwd", [logits, dy], [], [])
+    (dx,) = _run("softmax_logits_bwd",
+                 lambda: _check_rows_inputs(["logits", "dy"], [logits, dy]),
+                 [logits, dy])
     return dx.view(logits.shape)
 
 
@@ -286,8 +347,11 @@ def _(logits, dy):
 @torch.library.custom_op("credit::layernorm", mutates_args=())
 def _layernorm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor,
                eps: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["x"], [x], [("weight", gamma), ("bias", beta)])
-    y, mean, rstd = _launch("layernorm", [x], [gamma, beta], [], eps=eps)
+    y, mean, rstd = _run(
+        "layernorm",
+        lambda: _check_rows_inputs(["x"], [x], [("weight", gamma),
+                                                ("bias", beta)]),
+        [x], [gamma, beta], eps=eps)
     return y.view(x.shape), mean.view(x.shape[:-1]), rstd.view(x.shape[:-1])
 
 
@@ -299,8 +363,10 @@ def _(x, gamma, beta, eps):
 @torch.library.custom_op("credit::layernorm_bwd", mutates_args=())
 def _layernorm_bwd(x: torch.Tensor, dy: torch.Tensor, gamma: torch.Tensor,
                    eps: float) -> torch.Tensor:
-    _check_rows_inputs(["x", "dy"], [x, dy], [("gamma", gamma)])
-    (dx,) = _launch("layernorm_bwd", [x, dy], [gamma], [], eps=eps)
+    (dx,) = _run("layernorm_bwd",
+                 lambda: _check_rows_inputs(["x", "dy"], [x, dy],
+                                            [("gamma", gamma)]),
+                 [x, dy], [gamma], eps=eps)
     return dx.view(x.shape)
 
 
@@ -312,8 +378,9 @@ def _(x, dy, gamma, eps):
 @torch.library.custom_op("credit::rmsnorm", mutates_args=())
 def _rmsnorm(x: torch.Tensor, w: torch.Tensor,
              eps: float) -> tuple[torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["x"], [x], [("weight", w)])
-    y, rstd = _launch("rmsnorm", [x], [w], [], eps=eps)
+    y, rstd = _run("rmsnorm",
+                   lambda: _check_rows_inputs(["x"], [x], [("weight", w)]),
+                   [x], [w], eps=eps)
     return y.view(x.shape), rstd.view(x.shape[:-1])
 
 
@@ -325,9 +392,11 @@ def _(x, w, eps):
 @torch.library.custom_op("credit::rmsnorm_bwd", mutates_args=())
 def _rmsnorm_bwd(x: torch.Tensor, dy: torch.Tensor, w: torch.Tensor,
                  rstd: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["x", "dy"], [x, dy], [("weight", w)],
-                       [("rstd", rstd, ("f32",))])
-    dx, dw_partial = _launch("rmsnorm_bwd", [x, dy], [w], [rstd])
+    dx, dw_partial = _run(
+        "rmsnorm_bwd",
+        lambda: _check_rows_inputs(["x", "dy"], [x, dy], [("weight", w)],
+                                   [("rstd", rstd, ("f32",))]),
+        [x, dy], [w], [rstd])
     return dx.view(x.shape), dw_partial
 
 
@@ -341,9 +410,11 @@ def _(x, dy, w, rstd):
 @torch.library.custom_op("credit::cross_entropy", mutates_args=())
 def _cross_entropy(logits: torch.Tensor,
                    target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["logits"], [logits],
-                       scalars=[("target", target, ("i64",))])
-    dlogits, loss = _launch("cross_entropy", [logits], [], [target])
+    dlogits, loss = _run(
+        "cross_entropy",
+        lambda: _check_rows_inputs(["logits"], [logits],
+                                   scalars=[("target", target, ("i64",))]),
+        [logits], [], [target])
     return loss.view(logits.shape[:-1]), dlogits.view(logits.shape)
 
 
@@ -354,8 +425,8 @@ def _(logits, target):
 
 @torch.library.custom_op("credit::l2_normalize", mutates_args=())
 def _l2_normalize(x: torch.Tensor, eps: float) -> torch.Tensor:
-    _check_rows_inputs(["x"], [x])
-    (y,) = _launch("l2_normalize", [x], [], [], eps=eps)
+    (y,) = _run("l2_normalize", lambda: _check_rows_inputs(["x"], [x]), [x],
+                eps=eps)
     return y.view(x.shape)
 
 
@@ -367,8 +438,9 @@ def _(x, eps):
 @torch.library.custom_op("credit::weighted_var_bwd", mutates_args=())
 def _weighted_var_bwd(x: torch.Tensor, w: torch.Tensor,
                       dy: torch.Tensor) -> torch.Tensor:
-    _check_rows_inputs(["x", "w", "dy"], [x, w, dy])
-    (dx,) = _launch("weighted_var_bwd", [x, w, dy], [], [])
+    (dx,) = _run("weighted_var_bwd",
+                 lambda: _check_rows_inputs(["x", "w", "dy"], [x, w, dy]),
+                 [x, w, dy])
     return dx.view(x.shape)
 
 
@@ -380,8 +452,10 @@ def _(x, w, dy):
 @torch.library.custom_op("credit::pearson_bwd", mutates_args=())
 def _pearson_bwd(x: torch.Tensor, y: torch.Tensor,
                  g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["x", "y"], [x, y], scalars=[("g", g, ("f32",))])
-    dx, dy = _launch("pearson_bwd", [x, y], [], [g])
+    dx, dy = _run("pearson_bwd",
+                  lambda: _check_rows_inputs(["x", "y"], [x, y],
+                                             scalars=[("g", g, ("f32",))]),
+                  [x, y], [], [g])
     return dx.view(x.shape), dy.view(x.shape)
 
 
@@ -393,8 +467,10 @@ def _(x, y, g):
 @torch.library.custom_op("credit::lars_momentum", mutates_args=())
 def _lars_momentum(w: torch.Tensor, grad: torch.Tensor,
                    m: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["w", "grad", "m"], [w, grad, m])
-    w_new, u = _launch("lars_momentum", [w, grad, m], [], [])
+    w_new, u = _run("lars_momentum",
+                    lambda: _check_rows_inputs(["w", "grad", "m"],
+                                               [w, grad, m]),
+                    [w, grad, m])
     return w_new.view(w.shape), u.view(w.shape)
 
 
@@ -405,8 +481,8 @@ def _(w, grad, m):
 
 @torch.library.custom_op("credit::rowwise_quant", mutates_args=())
 def _rowwise_quant(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    _check_rows_inputs(["x"], [x])
-    q, scale = _launch("rowwise_quant", [x], [], [])
+    q, scale = _run("rowwise_quant", lambda: _check_rows_inputs(["x"], [x]),
+                    [x])
     return q.view(x.shape), scale.view(x.shape[:-1])
 
 
@@ -493,12 +569,20 @@ torch.library.register_autograd("credit::cross_entropy",
 def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """torch.softmax(x, dim=-1)."""
     validation.check_last_dim(dim, x.dim(), "softmax")
+    if _eager(x):
+        outputs = _fast("softmax", [x], [], [])
+        if outputs is not None:
+            return outputs[0]
     return _softmax(x)
 
 
 def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """torch.log_softmax(x, dim=-1)."""
     validation.check_last_dim(dim, x.dim(), "log_softmax")
+    if _eager(x):
+        outputs = _fast("log_softmax", [x], [], [])
+        if outputs is not None:
+            return outputs[0]
     return _log_softmax(x)
 
 
@@ -524,7 +608,12 @@ def layer_norm(x: torch.Tensor, normalized_shape, weight=None, bias=None,
         weight = torch.ones(n, dtype=x.dtype, device=x.device)
     if bias is None:
         bias = torch.zeros(n, dtype=x.dtype, device=x.device)
-    y, _, _ = _layernorm(x, weight, bias, float(eps))
+    eps = float(eps)
+    if _eager(x, weight, bias):
+        outputs = _fast("layernorm", [x], [weight, bias], [], eps)
+        if outputs is not None:
+            return outputs[0]
+    y, _, _ = _layernorm(x, weight, bias, eps)
     return y
 
 
@@ -541,7 +630,12 @@ def layernorm_bwd(x, dy, gamma, eps: float = 1e-5) -> torch.Tensor:
 def rms_norm(x: torch.Tensor, weight: torch.Tensor,
              eps: float = 1e-6) -> torch.Tensor:
     """F.rms_norm(x, (N,), weight, eps)."""
-    y, _ = _rmsnorm(x, weight, float(eps))
+    eps = float(eps)
+    if _eager(x, weight):
+        outputs = _fast("rmsnorm", [x], [weight], [], eps)
+        if outputs is not None:
+            return outputs[0]
+    y, _ = _rmsnorm(x, weight, eps)
     return y
 
 
@@ -569,7 +663,10 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
     if isinstance(target, torch.Tensor) and target.dtype != torch.int64:
         raise ArgumentError(f"target has dtype {target.dtype}, expected "
                             "torch.int64")
-    loss, _ = _cross_entropy(logits, target)
+    outputs = _fast("cross_entropy", [logits], [], [target]) \
+        if _eager(logits) else None
+    loss = outputs[1] if outputs is not None else \
+        _cross_entropy(logits, target)[0]
     if reduction == "none":
         return loss
     if reduction == "sum":
@@ -583,7 +680,12 @@ def normalize(x: torch.Tensor, p: float = 2.0, dim: int = -1,
     if p != 2.0:
         raise ArgumentError("normalize: only p=2 is supported")
     validation.check_last_dim(dim, x.dim(), "normalize")
-    return _l2_normalize(x, float(eps))
+    eps = float(eps)
+    if _eager(x):
+        outputs = _fast("l2_normalize", [x], [], [], eps)
+        if outputs is not None:
+            return outputs[0]
+    return _l2_normalize(x, eps)
 
 
 l2_normalize = normalize

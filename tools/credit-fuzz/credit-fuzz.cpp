@@ -3,13 +3,14 @@
 // Part of the CREDIT project.
 //
 // Feeds each input to what credit-opt does with a user's file: parse,
-// verify, then the credit-to-ptx pipeline (cost model, tilings, cluster
-// kernels, NVVM lowering, PTX serialization; no artifacts written). Any
+// verify, then the credit-to-ptx pipeline (linalg raising, cost model,
+// tilings, cluster kernels, host launches for half the inputs, NVVM
+// lowering, PTX serialization; no artifacts written). Any
 // outcome is fine except a crash, a sanitizer report, a hang, or a
 // verified module the pipeline neither compiles nor rejects with an error.
 //
 // Built with clang and -fsanitize=fuzzer (scripts/fuzz.sh). Valid inputs
-// go through LLVM's code generation only for every eighth (by a hash of
+// go through LLVM's code generation only for every fourth (by a hash of
 // the input, so runs stay reproducible): it is slow, and the rest of the
 // pipeline is where CREDIT's code is.
 //
@@ -92,16 +93,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || errors || failed(verify(*module)))
     return 0;
 
+  // Half the inputs keep their host code: launches replace the ops.
+  size_t hash = llvm::hash_value(text);
+  bool keepHost = hash % 2;
   PassManager pm(&context);
-  if (llvm::hash_value(text) % 8 == 0) {
-    credit::buildCreditToPTXPipeline(pm, credit::CreditToPTXOptions());
+  if (hash % 8 < 2) {
+    credit::CreditToPTXOptions options;
+    options.keepHost = keepHost;
+    credit::buildCreditToPTXPipeline(pm, options);
   } else {
+    pm.addPass(credit::createCreditRaiseLinalg());
     pm.addPass(credit::createCreditCheckTarget());
     pm.addPass(credit::createCreditChooseTiling());
     credit::CreditClusterTilingOptions tiling;
-    tiling.eraseHost = true;
+    tiling.eraseHost = !keepHost;
     pm.addPass(credit::createCreditClusterTiling(tiling));
-    pm.addPass(credit::createConvertCreditToNVVM());
+    if (keepHost)
+      pm.addPass(credit::createConvertCreditToGPULaunch());
+    pm.nest<gpu::GPUModuleOp>().addPass(credit::createConvertCreditToNVVM());
   }
   bool failed = mlir::failed(pm.run(*module));
   // A pass that reports an error must fail, and a failure must say why.

@@ -115,6 +115,9 @@ static std::string whyNotExpressible(linalg::LinalgOp op, int64_t columnLoop,
                                      bool &usesIndex) {
   Block *body = op.getBlock();
   usesIndex = false;
+  if (!llvm::all_of(body->getArgumentTypes(), isRegionScalarType))
+    return "its payload computes on values that are not integers, index, "
+           "f16, bf16, f32 or f64";
   for (Operation &inner : *body) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       if (int64_t(index.getDim()) != columnLoop)

@@ -1,0 +1,199 @@
+/* _fastlaunch.c - one C call per CREDIT kernel launch.
+ *
+ * Part of the CREDIT project.
+ *
+ * The runtime's fast path (credit/fastpath.py) hands this module what a
+ * launch needs as plain integers: the loaded CUfunction, the block, the
+ * cluster size and dynamic shared memory, the manifest's grid rule, the
+ * stream, the row count and the kernel arguments (device pointers and
+ * 64-bit integers, all eight bytes wide). The grid rule is the manifest's
+ * (manifest.py, KernelManifest.rows_per_cluster and grid): the rows each
+ * cluster takes and the CTAs along x, with m and rows_per_cluster appended
+ * to the arguments as the kernel ABI's last two parameters.
+ *
+ * The driver is found at run time (the process's libcuda, which PyTorch
+ * has loaded), so the module needs no CUDA library to build or import; only
+ * cuda.h for the launch structures. It uses Python's limited API: one
+ * build serves every CPython 3 from 3.10 on.
+ */
+
+#define Py_LIMITED_API 0x030A0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdint.h>
+
+/* The kernel ABI has a handful of operands; a generous fixed bound keeps
+ * the launch free of allocation. */
+#define MAX_ARGS 64
+
+typedef CUresult (*LaunchFn)(const CUlaunchConfig *, CUfunction, void **,
+                             void **);
+typedef CUresult (*ErrorNameFn)(CUresult, const char **);
+
+static LaunchFn launchKernelEx;
+static ErrorNameFn getErrorName;
+
+/* The grid rules of manifest.py's GRID_POLICIES, in order. */
+enum { ROW_GROUP_PER_CLUSTER = 0, ONE_WAVE = 1, ROW_BLOCKS = 2 };
+
+static int loadDriver(void) {
+  if (launchKernelEx)
+    return 0;
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!driver) {
+    PyErr_Format(PyExc_RuntimeError, "cannot load the CUDA driver: %s",
+                 dlerror());
+    return -1;
+  }
+  launchKernelEx = (LaunchFn)dlsym(driver, "cuLaunchKernelEx");
+  getErrorName = (ErrorNameFn)dlsym(driver, "cuGetErrorName");
+  if (!launchKernelEx) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "the CUDA driver has no cuLaunchKernelEx (CUDA 12 or "
+                    "later is needed)");
+    return -1;
+  }
+  return 0;
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* launch(function, block, cluster, shared, policy, rows_per_cta, active,
+ *        blocks, stream, m, args) -> None
+ * `args` is a tuple of ints: the kernel's parameters without m and
+ * rows_per_cluster. */
+static PyObject *launch(PyObject *self, PyObject *const *argv,
+                        Py_ssize_t argc) {
+  (void)self;
+  if (argc != 11) {
+    PyErr_SetString(PyExc_TypeError, "launch() takes 11 arguments");
+    return NULL;
+  }
+  unsigned long long function = PyLong_AsUnsignedLongLong(argv[0]);
+  long long block = PyLong_AsLongLong(argv[1]);
+  long long cluster = PyLong_AsLongLong(argv[2]);
+  long long shared = PyLong_AsLongLong(argv[3]);
+  long long policy = PyLong_AsLongLong(argv[4]);
+  long long group = PyLong_AsLongLong(argv[5]);
+  long long active = PyLong_AsLongLong(argv[6]);
+  long long blocks = PyLong_AsLongLong(argv[7]);
+  unsigned long long stream = PyLong_AsUnsignedLongLong(argv[8]);
+  long long m = PyLong_AsLongLong(argv[9]);
+  if (PyErr_Occurred())
+    return NULL;
+  PyObject *args = argv[10];
+  if (!PyTuple_Check(args)) {
+    PyErr_SetString(PyExc_TypeError, "launch(): args must be a tuple");
+    return NULL;
+  }
+  Py_ssize_t count = PyTuple_Size(args);
+  if (count < 0 || count + 2 > MAX_ARGS) {
+    PyErr_SetString(PyExc_ValueError, "launch(): too many kernel arguments");
+    return NULL;
+  }
+  if (block < 1 || cluster < 1 || group < 1 || shared < 0 || m < 0) {
+    PyErr_SetString(PyExc_ValueError, "launch(): bad launch configuration");
+    return NULL;
+  }
+
+  /* The grid rule. Without rows only column sums need a launch: their
+   * kernel writes the zero sums of its row blocks. */
+  long long rows, clusters;
+  switch (policy) {
+  case ROW_GROUP_PER_CLUSTER:
+    rows = group;
+    clusters = ceilDiv(m, rows);
+    break;
+  case ONE_WAVE: {
+    long long share = ceilDiv(m, active > 0 ? active : 1);
+    rows = ceilDiv(share, group) * group;
+    if (rows < group)
+      rows = group;
+    clusters = ceilDiv(m, rows);
+    break;
+  }
+  case ROW_BLOCKS:
+    if (blocks < 1) {
+      PyErr_SetString(PyExc_ValueError, "launch(): column sums need row "
+                                        "blocks");
+      return NULL;
+    }
+    rows = ceilDiv(m, blocks);
+    if (rows < 1)
+      rows = 1;
+    clusters = blocks;
+    break;
+  default:
+    PyErr_SetString(PyExc_ValueError, "launch(): unknown grid policy");
+    return NULL;
+  }
+  if (clusters == 0)
+    Py_RETURN_NONE;
+  long long gridX = clusters * cluster;
+  if (gridX > 0x7fffffffLL) {
+    PyErr_SetString(PyExc_ValueError, "launch(): grid too large");
+    return NULL;
+  }
+
+  uint64_t values[MAX_ARGS];
+  void *params[MAX_ARGS];
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    PyObject *item = PyTuple_GetItem(args, i);
+    values[i] = (uint64_t)PyLong_AsUnsignedLongLongMask(item);
+    params[i] = &values[i];
+  }
+  if (PyErr_Occurred())
+    return NULL;
+  values[count] = (uint64_t)m;
+  values[count + 1] = (uint64_t)rows;
+  params[count] = &values[count];
+  params[count + 1] = &values[count + 1];
+
+  if (loadDriver() != 0)
+    return NULL;
+  CUlaunchAttribute attribute;
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = (unsigned)cluster;
+  attribute.value.clusterDim.y = 1;
+  attribute.value.clusterDim.z = 1;
+  CUlaunchConfig config;
+  config.gridDimX = (unsigned)gridX;
+  config.gridDimY = 1;
+  config.gridDimZ = 1;
+  config.blockDimX = (unsigned)block;
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = (unsigned)shared;
+  config.hStream = (CUstream)(uintptr_t)stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  CUresult result =
+      launchKernelEx(&config, (CUfunction)(uintptr_t)function, params, NULL);
+  if (result != CUDA_SUCCESS) {
+    const char *name = NULL;
+    if (getErrorName)
+      getErrorName(result, &name);
+    PyErr_Format(PyExc_RuntimeError, "cuLaunchKernelEx failed: %s (%d)",
+                 name ? name : "unknown error", (int)result);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
+     "launch(function, block, cluster, shared, policy, rows_per_cta, "
+     "active, blocks, stream, m, args): launches a CREDIT kernel"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastlaunch",
+    "One C call per CREDIT kernel launch (cuLaunchKernelEx).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__fastlaunch(void) { return PyModule_Create(&module); }

@@ -1,0 +1,172 @@
+"""The per-call path of the PyTorch functions: a cached launch plan.
+
+The first call for a request (workload, storage dtype, N, eps, device and
+the forced cluster size or tiling in effect) resolves everything a launch
+needs into a `Plan`: the loaded kernels with their row ranges, CUfunction
+handles, blocks, clusters, shared memory and grid rules. Every later call
+checks its tensors cheaply (types, devices, shapes, dtypes, contiguity,
+alignment), allocates the outputs and launches with one C call
+(`credit._fastlaunch`, built with the package; without it the launch goes
+through cuda-python as before). A call whose tensors fail a cheap check
+returns None, and the caller takes the general path, which copies what
+needs copying or raises an ArgumentError that names the argument.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import torch
+
+from .compiler import Request
+from .manifest import GRID_POLICIES
+from .workloads import WORKLOADS
+
+try:
+    from . import _fastlaunch
+except ImportError:  # the package was installed without its C extension
+    _fastlaunch = None
+
+_DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16",
+           torch.int8: "i8", torch.int32: "i32", torch.int64: "i64"}
+_TORCH = {name: dtype for dtype, name in _DTYPES.items()}
+_current_stream = torch._C._cuda_getCurrentRawStream
+
+
+class _Kernel:
+    """One loaded kernel, as the C launcher takes it."""
+
+    __slots__ = ("loaded", "function", "block", "cluster", "shared", "policy",
+                 "group", "active", "low", "high")
+
+    def __init__(self, loaded, low: int, high: int | None):
+        manifest = loaded.manifest
+        self.loaded = loaded
+        function = loaded.function
+        self.function = int(function) if hasattr(function, "__int__") \
+            else int(function.getPtr())
+        self.block = manifest.threads
+        self.cluster = manifest.cluster
+        self.shared = manifest.dynamic_shared_memory
+        self.policy = GRID_POLICIES.index(manifest.grid_policy)
+        self.group = manifest.rows_per_cta
+        self.active = loaded.max_active_clusters
+        self.low = low
+        self.high = high if high is not None else 1 << 62
+
+
+class Plan:
+    """Everything a launch of one request on one device needs."""
+
+    __slots__ = ("kernels", "blocks", "alignment", "multiple", "outputs",
+                 "scalar_outputs", "column_sums", "scalar_dtypes", "device",
+                 "python")
+
+    def __init__(self, loaded_set, request: Request, device: int):
+        workload = WORKLOADS[request.workload]
+        manifest = loaded_set.manifest
+        self.kernels = sorted(
+            (_Kernel(loaded, low, high)
+             for loaded in loaded_set.loaded
+             for low, high in loaded.manifest.rows),
+            key=lambda k: k.low)
+        self.blocks = request.blocks
+        self.alignment = manifest.pointer_alignment
+        self.multiple = manifest.stride_multiple
+        self.outputs = tuple(_TORCH[workload.output_dtype(i, request.dtype)]
+                             for i in range(len(workload.outputs)))
+        self.scalar_outputs = len(workload.scalar_outputs)
+        self.column_sums = len(workload.column_sums)
+        self.scalar_dtypes = tuple(_TORCH[d] for d in manifest.scalar_dtypes)
+        self.device = device
+        # $CREDIT_WAVES (an experiment knob) and a missing extension launch
+        # through the Python launcher.
+        self.python = _fastlaunch is None or "CREDIT_WAVES" in os.environ
+
+    def kernel(self, m: int) -> _Kernel:
+        for kernel in self.kernels:
+            if kernel.low <= m <= kernel.high:
+                return kernel
+        return self.kernels[0]  # m == 0: any kernel (it launches nothing)
+
+
+#: Plans by call key: (workload, torch dtype, N, eps, row blocks, forced
+#: cluster size, forced tiling, device index).
+plans: dict[tuple, Plan] = {}
+_lock = threading.Lock()
+
+
+def plan_for(key: tuple, request: Request, device: int, load) -> Plan:
+    """The cached plan for `key`; the first time, `load(request, device)`
+    gives the LoadedKernelSet of `request`."""
+    plan = plans.get(key)
+    if plan is None:
+        with _lock:
+            plan = plans.get(key)
+            if plan is None:
+                plan = Plan(load(request, device), request, device)
+                plans[key] = plan
+    return plan
+
+
+def _fits(tensor, alignment: int) -> bool:
+    return tensor.is_contiguous() and tensor.data_ptr() % alignment == 0
+
+
+def run(plan: Plan, inputs, broadcasts, scalars, poison: bool):
+    """Launches `plan` on contiguous, aligned tensors, or returns None when
+    a tensor is not one the plan takes as it is. Outputs in the op's order:
+    row outputs shaped like the first input, per-row outputs shaped like
+    its leading dimensions, column sums [blocks, N]."""
+    x = inputs[0]
+    device = plan.device
+    shape = x.shape
+    dtype = x.dtype
+    alignment = plan.alignment
+    for tensor in inputs:
+        if (type(tensor) is not torch.Tensor or tensor.dtype is not dtype or
+                tensor.shape != shape or tensor.get_device() != device or
+                not _fits(tensor, alignment)):
+            return None
+    n = shape[-1]
+    m = x.numel() // n
+    for tensor in broadcasts:
+        if (tensor.dtype is not dtype or tensor.shape != (n,) or
+                tensor.get_device() != device or not _fits(tensor, alignment)):
+            return None
+    for tensor, expected in zip(scalars, plan.scalar_dtypes):
+        if (tensor.dtype is not expected or tensor.numel() != m or
+                tensor.get_device() != device or not tensor.is_contiguous()):
+            return None
+
+    rows = [_empty(shape, out, x.device, poison) for out in plan.outputs]
+    per_row = [_empty(shape[:-1], torch.float32, x.device, poison)
+               for _ in range(plan.scalar_outputs)]
+    sums = [_empty((plan.blocks, n), torch.float32, x.device, poison)
+            for _ in range(plan.column_sums)]
+    args = []
+    for tensor in inputs:
+        args += (tensor.data_ptr(), n)
+    args += [t.data_ptr() for t in broadcasts]
+    args += [t.data_ptr() for t in scalars]
+    for tensor in rows:
+        args += (tensor.data_ptr(), n)
+    args += [t.data_ptr() for t in per_row]
+    args += [t.data_ptr() for t in sums]
+    kernel = plan.kernel(m)
+    stream = _current_stream(device)
+    if plan.python:
+        kernel.loaded.launch(args, m, stream, plan.blocks)
+    else:
+        _fastlaunch.launch(kernel.function, kernel.block, kernel.cluster,
+                           kernel.shared, kernel.policy, kernel.group,
+                           kernel.active, plan.blocks, stream, m, tuple(args))
+    return rows + per_row + sums
+
+
+def _empty(shape, dtype, device, poison: bool):
+    if not poison:
+        return torch.empty(shape, dtype=dtype, device=device)
+    fill = float("nan") if dtype.is_floating_point else -128
+    return torch.full(shape, fill, dtype=dtype, device=device)
