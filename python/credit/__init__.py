@@ -2,7 +2,10 @@
 
 `credit.softmax(x)`, `credit.rms_norm(x, w, eps)`, `credit.layer_norm(...)`,
 `credit.cross_entropy(logits, target)` and the other workloads of DESIGN.md
-run CREDIT kernels on PyTorch CUDA tensors (sm_90 or later). The compiler
+run CREDIT kernels on PyTorch CUDA tensors (sm_90 or later);
+`credit.linear_cross_entropy(hidden, weight, target)` fuses a vocabulary
+projection with the loss, and `credit.patch(model)` puts CREDIT's norms and
+loss into a transformers model. The compiler
 side (credit.workloads, credit.compiler, credit.manifest) needs neither
 torch nor a GPU.
 """
@@ -26,3 +29,5 @@ if _torch is not None:
                       log_softmax, normalize, pearson_bwd, rms_norm,
                       rms_norm_with_rstd, rmsnorm_bwd, rowwise_quant, softmax,
                       softmax_backward, softmax_logits_bwd, weighted_var_bwd)
+    from .linear_ce import linear_cross_entropy
+    from .patch import Patch, patch

@@ -59,7 +59,68 @@ static int loadDriver(void) {
   return 0;
 }
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
+
+/* The manifest's grid rule: the rows each cluster takes and the clusters
+ * to launch for `m` rows. Sets a Python error and returns -1 when the
+ * rule cannot apply. */
+static int gridRule(long long policy, long long m, long long group,
+                    long long active, long long blocks, long long *rows,
+                    long long *clusters) {
+  if (m < 0 || group < 1) {
+    PyErr_SetString(PyExc_ValueError, "negative rows or no rows per CTA");
+    return -1;
+  }
+  switch (policy) {
+  case ROW_GROUP_PER_CLUSTER:
+    *rows = group;
+    *clusters = ceilDiv(m, group);
+    return 0;
+  case ONE_WAVE: {
+    long long share = ceilDiv(m, active > 0 ? active : 1);
+    *rows = ceilDiv(share, group) * group;
+    if (*rows < group)
+      *rows = group;
+    *clusters = ceilDiv(m, *rows);
+    return 0;
+  }
+  case ROW_BLOCKS:
+    /* Without rows too: the kernel writes the zero sums of its blocks. */
+    if (blocks < 1) {
+      PyErr_SetString(PyExc_ValueError, "column sums need row blocks");
+      return -1;
+    }
+    *rows = ceilDiv(m, blocks);
+    if (*rows < 1)
+      *rows = 1;
+    *clusters = blocks;
+    return 0;
+  default:
+    PyErr_SetString(PyExc_ValueError, "unknown grid policy");
+    return -1;
+  }
+}
+
+/* grid(policy, m, rows_per_cta, active, blocks) -> (rows_per_cluster,
+ * clusters): the rule launch() applies, for tests. */
+static PyObject *grid(PyObject *self, PyObject *const *argv,
+                      Py_ssize_t argc) {
+  (void)self;
+  if (argc != 5) {
+    PyErr_SetString(PyExc_TypeError, "grid() takes 5 arguments");
+    return NULL;
+  }
+  long long values[5];
+  for (int i = 0; i < 5; ++i)
+    values[i] = PyLong_AsLongLong(argv[i]);
+  if (PyErr_Occurred())
+    return NULL;
+  long long rows, clusters;
+  if (gridRule(values[0], values[1], values[2], values[3], values[4], &rows,
+               &clusters) != 0)
+    return NULL;
+  return Py_BuildValue("(LL)", rows, clusters);
+}
 
 /* launch(function, block, cluster, shared, policy, rows_per_cta, active,
  *        blocks, stream, m, args) -> None
@@ -94,43 +155,15 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
     PyErr_SetString(PyExc_ValueError, "launch(): too many kernel arguments");
     return NULL;
   }
-  if (block < 1 || cluster < 1 || group < 1 || shared < 0 || m < 0) {
+  if (block < 1 || cluster < 1 || shared < 0) {
     PyErr_SetString(PyExc_ValueError, "launch(): bad launch configuration");
     return NULL;
   }
 
-  /* The grid rule. Without rows only column sums need a launch: their
-   * kernel writes the zero sums of its row blocks. */
   long long rows, clusters;
-  switch (policy) {
-  case ROW_GROUP_PER_CLUSTER:
-    rows = group;
-    clusters = ceilDiv(m, rows);
-    break;
-  case ONE_WAVE: {
-    long long share = ceilDiv(m, active > 0 ? active : 1);
-    rows = ceilDiv(share, group) * group;
-    if (rows < group)
-      rows = group;
-    clusters = ceilDiv(m, rows);
-    break;
-  }
-  case ROW_BLOCKS:
-    if (blocks < 1) {
-      PyErr_SetString(PyExc_ValueError, "launch(): column sums need row "
-                                        "blocks");
-      return NULL;
-    }
-    rows = ceilDiv(m, blocks);
-    if (rows < 1)
-      rows = 1;
-    clusters = blocks;
-    break;
-  default:
-    PyErr_SetString(PyExc_ValueError, "launch(): unknown grid policy");
+  if (gridRule(policy, m, group, active, blocks, &rows, &clusters) != 0)
     return NULL;
-  }
-  if (clusters == 0)
+  if (clusters == 0) /* no rows: nothing to launch */
     Py_RETURN_NONE;
   long long gridX = clusters * cluster;
   if (gridX > 0x7fffffffLL) {
@@ -187,6 +220,9 @@ static PyMethodDef methods[] = {
     {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
      "launch(function, block, cluster, shared, policy, rows_per_cta, "
      "active, blocks, stream, m, args): launches a CREDIT kernel"},
+    {"grid", (PyCFunction)(void (*)(void))grid, METH_FASTCALL,
+     "grid(policy, m, rows_per_cta, active, blocks) -> (rows_per_cluster, "
+     "clusters): the grid rule launch() applies"},
     {NULL, NULL, 0, NULL},
 };
 

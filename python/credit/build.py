@@ -31,14 +31,29 @@ def build(requests: list[Request], out: str, jobs: int,
         return 2
     start = time.time()
     failures = 0
+    done = 0
+    # Progress: a line that rewrites itself on a terminal, else a line per
+    # tenth of the build.
+    tty = sys.stderr.isatty()
+    step = max(1, len(requests) // 10)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         futures = {pool.submit(compiler.compile, r): r for r in requests}
         for future in concurrent.futures.as_completed(futures):
+            done += 1
             try:
                 future.result()
             except CompileError as error:
                 failures += 1
                 print(f"FAIL {futures[future]}: {error}", file=sys.stderr)
+            if tty or done % step == 0 or done == len(requests):
+                elapsed = time.time() - start
+                left = elapsed / done * (len(requests) - done)
+                line = (f"[{done}/{len(requests)}] {elapsed:.0f} s, about "
+                        f"{left:.0f} s left")
+                print("\r" + line if tty else line, end="" if tty else "\n",
+                      file=sys.stderr, flush=True)
+    if tty:
+        print(file=sys.stderr)
     print(f"built {len(requests) - failures} of {len(requests)} kernels into "
           f"{out} in {time.time() - start:.1f} s ({output_format})")
     return 1 if failures else 0

@@ -92,7 +92,8 @@ class Request:
 
 
 def find_credit_opt() -> str | None:
-    """credit-opt from $CREDIT_OPT, PATH, or this checkout's build/bin.
+    """credit-opt from $CREDIT_OPT, the package (the wheel carries one),
+    PATH, or this checkout's build/bin.
 
     A CREDIT_OPT that is set must name an executable: falling back to
     another credit-opt would compile with a compiler the user did not ask
@@ -103,7 +104,9 @@ def find_credit_opt() -> str | None:
             raise CompileError(f"CREDIT_OPT={chosen} is not an executable "
                                "file")
         return chosen
-    candidates = [shutil.which("credit-opt"),
+    candidates = [str(pathlib.Path(__file__).resolve().parent / "bin" /
+                      "credit-opt"),
+                  shutil.which("credit-opt"),
                   str(pathlib.Path(__file__).resolve().parents[2] / "build" /
                       "bin" / "credit-opt")]
     for candidate in candidates:

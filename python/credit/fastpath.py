@@ -114,11 +114,15 @@ def _fits(tensor, alignment: int) -> bool:
     return tensor.is_contiguous() and tensor.data_ptr() % alignment == 0
 
 
-def run(plan: Plan, inputs, broadcasts, scalars, poison: bool):
+def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
+        rows_out=None):
     """Launches `plan` on contiguous, aligned tensors, or returns None when
     a tensor is not one the plan takes as it is. Outputs in the op's order:
     row outputs shaped like the first input, per-row outputs shaped like
-    its leading dimensions, column sums [blocks, N]."""
+    its leading dimensions, column sums [blocks, N]. `rows_out` gives the
+    row outputs instead (tensors shaped like the first input, contiguous
+    and aligned; an input itself is fine: each element is written by the
+    thread that read it, after it read it)."""
     x = inputs[0]
     device = plan.device
     shape = x.shape
@@ -140,7 +144,15 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool):
                 tensor.get_device() != device or not tensor.is_contiguous()):
             return None
 
-    rows = [_empty(shape, out, x.device, poison) for out in plan.outputs]
+    if rows_out is None:
+        rows = [_empty(shape, out, x.device, poison) for out in plan.outputs]
+    else:
+        rows = list(rows_out)
+        for tensor, out in zip(rows, plan.outputs):
+            if (tensor.dtype is not out or tensor.shape != shape or
+                    tensor.get_device() != device or
+                    not _fits(tensor, alignment)):
+                return None
     per_row = [_empty(shape[:-1], torch.float32, x.device, poison)
                for _ in range(plan.scalar_outputs)]
     sums = [_empty((plan.blocks, n), torch.float32, x.device, poison)

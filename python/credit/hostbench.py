@@ -1,0 +1,214 @@
+"""Host time per call of CREDIT's PyTorch functions against the eager
+PyTorch op, at decode and training shapes.
+
+    python -m credit.hostbench --out benchmarks/host-DATE-runN.json
+
+Each point times a loop of asynchronous calls by the wall clock (the GPU
+runs behind; nothing synchronizes inside the loop, and the loop is short
+enough that the launch queue never fills), after warm-up calls that
+compile, load and plan. The median of several loops is reported, in
+microseconds per call, for CREDIT (`credit_us`), the eager op
+(`eager_us`) and, with --compile, the op under torch.compile
+(`compiled_us`). Every CREDIT result is first checked against the eager op
+in float64. Points marked `grad` run with inputs that require grad, so
+that both sides record autograd.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+
+import credit
+from credit import fastpath
+
+DECODE = [(1, 32000), (4, 128256), (8, 151936)]
+TRAINING = [(4096, 4096), (16384, 8192)]
+NORM_DECODE = [(1, 4096), (8, 8192)]
+NORM_TRAINING = [(4096, 4096), (16384, 8192)]
+
+
+def _quant_eager(x):
+    amax = x.abs().amax(-1, keepdim=True).float()
+    scale = torch.where(amax > 0, 127.0 / amax, torch.zeros_like(amax))
+    q = (x.float() * scale).round().clamp(-127, 127).to(torch.int8)
+    return q, (amax / 127.0).squeeze(-1)
+
+
+def _cases(dtype):
+    """(op, shapes, make inputs, credit call, eager call)."""
+    def rows(m, n):
+        return torch.randn(m, n, device="cuda", dtype=dtype)
+
+    def vector(n):
+        return torch.randn(n, device="cuda", dtype=dtype)
+
+    def target(m, n):
+        return torch.randint(0, n, (m,), device="cuda")
+
+    return [
+        ("softmax", DECODE + TRAINING, lambda m, n: (rows(m, n),),
+         lambda x: credit.softmax(x), lambda x: torch.softmax(x, -1)),
+        ("log_softmax", DECODE + TRAINING, lambda m, n: (rows(m, n),),
+         lambda x: credit.log_softmax(x), lambda x: torch.log_softmax(x, -1)),
+        ("cross_entropy", DECODE + TRAINING,
+         lambda m, n: (rows(m, n), target(m, n)),
+         lambda x, t: credit.cross_entropy(x, t, reduction="none"),
+         lambda x, t: F.cross_entropy(x, t, reduction="none")),
+        ("rms_norm", NORM_DECODE + NORM_TRAINING,
+         lambda m, n: (rows(m, n), vector(n)),
+         lambda x, w: credit.rms_norm(x, w, 1e-6),
+         lambda x, w: F.rms_norm(x, (x.shape[-1],), w, 1e-6)),
+        ("layer_norm", NORM_DECODE + NORM_TRAINING,
+         lambda m, n: (rows(m, n), vector(n), vector(n)),
+         lambda x, w, b: credit.layer_norm(x, (x.shape[-1],), w, b, 1e-5),
+         lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b, 1e-5)),
+        ("normalize", NORM_DECODE + NORM_TRAINING, lambda m, n: (rows(m, n),),
+         lambda x: credit.normalize(x), lambda x: F.normalize(x, dim=-1)),
+        ("softmax_backward", DECODE + TRAINING,
+         lambda m, n: (rows(m, n), rows(m, n)),
+         lambda x, dy: credit.softmax_backward(x, dy),
+         lambda x, dy: torch._softmax_backward_data(dy, x, -1, x.dtype)),
+        ("rowwise_quant", NORM_DECODE + NORM_TRAINING,
+         lambda m, n: (rows(m, n),),
+         lambda x: credit.rowwise_quant(x), _quant_eager),
+    ]
+
+
+def _check(op, ours, theirs, args):
+    """CREDIT's result against the eager op's on float64 inputs (the
+    softmax backward and the quantization compare what they share)."""
+    if op == "softmax_backward":
+        x, dy = args
+        p = torch.softmax(x.double(), -1)
+        reference = p * (dy.double() - (p * dy.double()).sum(-1, keepdim=True))
+    elif op == "rowwise_quant":
+        reference = theirs(*[a.double() if a.is_floating_point() else a
+                             for a in args])[1]
+        ours = ours[1]
+    else:
+        reference = theirs(*[a.double() if a.is_floating_point() else a
+                             for a in args])
+    if isinstance(ours, tuple):
+        ours = ours[0]
+    if isinstance(reference, tuple):
+        reference = reference[0]
+    error = ((ours.double() - reference).norm() /
+             reference.norm().clamp(min=1e-30)).item()
+    if not error < 2e-2:
+        raise AssertionError(f"{op}: relative error {error:.2e} against "
+                             "float64")
+
+
+def _per_call_us(fn, args, iters: int, repeats: int) -> float:
+    for _ in range(5):
+        fn(*args)
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(repeats):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(iters):
+            fn(*args)
+        samples.append((time.perf_counter() - start) / iters * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(samples)
+
+
+def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 7,
+        compile_peer: bool = False, grad: bool = True) -> dict:
+    points = []
+    for op, shapes, make, ours, theirs in _cases(dtype):
+        for m, n in shapes:
+            args = make(m, n)
+            _check(op, ours(*args), theirs, args)
+            point = {"op": op, "dtype": str(dtype).replace("torch.", ""),
+                     "m": m, "n": n, "grad": False,
+                     "credit_us": _per_call_us(ours, args, iters, repeats),
+                     "eager_us": _per_call_us(theirs, args, iters, repeats)}
+            if compile_peer:
+                torch._dynamo.reset()
+                compiled = torch.compile(theirs, dynamic=False)
+                point["compiled_us"] = _per_call_us(compiled, args, iters,
+                                                    repeats)
+            point["ratio"] = point["credit_us"] / point["eager_us"]
+            points.append(point)
+            print(f"{op:17s} {m:6d} x {n:7d}  credit {point['credit_us']:7.1f} us"
+                  f"  eager {point['eager_us']:7.1f} us  ratio "
+                  f"{point['ratio']:.2f}", flush=True)
+    if grad:
+        # The forward ops with autograd, inputs that require grad.
+        for op, shapes, make, ours, theirs in _cases(dtype):
+            if op not in ("softmax", "rms_norm", "layer_norm",
+                          "cross_entropy"):
+                continue
+            m, n = shapes[0]
+            args = tuple(a.requires_grad_() if a.is_floating_point() else a
+                         for a in make(m, n))
+            point = {"op": op, "dtype": str(dtype).replace("torch.", ""),
+                     "m": m, "n": n, "grad": True,
+                     "credit_us": _per_call_us(ours, args, iters, repeats),
+                     "eager_us": _per_call_us(theirs, args, iters, repeats)}
+            point["ratio"] = point["credit_us"] / point["eager_us"]
+            points.append(point)
+            print(f"{op + ' (grad)':17s} {m:6d} x {n:7d}  credit "
+                  f"{point['credit_us']:7.1f} us  eager "
+                  f"{point['eager_us']:7.1f} us  ratio {point['ratio']:.2f}",
+                  flush=True)
+    return {
+        "date": datetime.date.today().isoformat(),
+        "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "fastlaunch": fastpath._fastlaunch is not None,
+        "iters": iters, "repeats": repeats,
+        "points": points,
+    }
+
+
+def first_calls(dtype=torch.bfloat16, n: int = 5120) -> list[dict]:
+    """Seconds of each op's first call for a row length no call has used
+    (credit-opt, loading, the launch, synchronized): what a user waits
+    once per shape with an empty cache."""
+    points = []
+    for op, _, make, ours, _ in _cases(dtype):
+        args = make(8, n)
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        ours(*args)
+        torch.cuda.synchronize()
+        seconds = time.perf_counter() - start
+        points.append({"op": op, "dtype": str(dtype).replace("torch.", ""),
+                       "n": n, "first_call_s": seconds})
+        print(f"{op:17s} first call at N = {n}: {seconds:.3f} s", flush=True)
+    return points
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="where to write the JSON")
+    parser.add_argument("--iters", type=int, default=100)
+    parser.add_argument("--compile", action="store_true",
+                        help="also time the op under torch.compile")
+    parser.add_argument("--first-calls", action="store_true",
+                        help="first time the first call of each op at a "
+                             "new row length (compile and load included)")
+    args = parser.parse_args(argv)
+    first = first_calls() if args.first_calls else None
+    result = run(iters=args.iters, compile_peer=args.compile)
+    if first is not None:
+        result["first_calls"] = first
+    worst = max(p["ratio"] for p in result["points"])
+    print(f"{len(result['points'])} points, worst credit/eager {worst:.2f}")
+    if args.out:
+        with open(args.out, "w") as handle:
+            json.dump(result, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()

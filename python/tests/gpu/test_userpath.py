@@ -1,0 +1,172 @@
+"""The user's path: the cached launch plan and its C launcher, CUDA graph
+capture, model patching and fused linear cross-entropy, each against
+float64 PyTorch."""
+
+import os
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import credit
+import credit.ops
+from credit import fastpath
+
+
+def randn(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device="cuda", dtype=dtype)
+
+
+def rel(a, b):
+    a, b = a.double(), b.double()
+    return ((a - b).norm() / b.norm().clamp(min=1e-30)).item()
+
+
+def test_fast_launcher_is_built():
+    if os.environ.get("CREDIT_REQUIRE_FASTLAUNCH") != "1":
+        pytest.skip("only where the package was installed with its C "
+                    "extension (CREDIT_REQUIRE_FASTLAUNCH=1)")
+    assert fastpath._fastlaunch is not None
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_plan_is_reused(dtype):
+    x = randn(37, 6144, dtype=dtype)
+    credit.softmax(x)  # plans
+    plans = len(fastpath.plans)
+    for m in (1, 37, 300, 5000):  # every variant of the request
+        x = randn(m, 6144, dtype=dtype)
+        y = credit.softmax(x)
+        assert rel(y, torch.softmax(x.double(), -1)) < (1e-5 if dtype ==
+                                                        torch.float32 else 1e-2)
+    assert len(fastpath.plans) == plans
+
+
+def test_fast_path_falls_back_and_checks():
+    x = randn(8, 4096)
+    w = randn(4096)
+    credit.rms_norm(x, w)  # plans
+    # Strided rows, batched inputs and a misaligned view take the checked
+    # path and are still right.
+    wide = randn(8, 4096 + 64)[:, :4096]
+    assert rel(credit.rms_norm(wide, w),
+               F.rms_norm(wide.double(), (4096,), w.double(), 1e-6)) < 1e-5
+    batched = randn(2, 3, 4096)
+    assert rel(credit.rms_norm(batched, w),
+               F.rms_norm(batched.double(), (4096,), w.double(), 1e-6)) < 1e-5
+    shifted = randn(8 * 4096 + 1)[1:].view(8, 4096)
+    assert rel(credit.rms_norm(shifted, w),
+               F.rms_norm(shifted.double(), (4096,), w.double(), 1e-6)) < 1e-5
+    # Bad arguments are still errors once a plan exists.
+    with pytest.raises(credit.ArgumentError, match=r"weight has shape"):
+        credit.rms_norm(x, randn(2048))
+    with pytest.raises(credit.ArgumentError, match="weight has dtype"):
+        credit.rms_norm(x, randn(4096, dtype=torch.bfloat16))
+    with pytest.raises(credit.ArgumentError, match="x is on cpu"):
+        credit.rms_norm(x.cpu(), w)
+    target = torch.randint(0, 4096, (8,), device="cuda")
+    credit.cross_entropy(x, target)
+    with pytest.raises(credit.ArgumentError):
+        credit.cross_entropy(x, target[:4])
+
+
+def test_no_rows():
+    x = randn(0, 4096)
+    assert credit.softmax(x).shape == (0, 4096)
+    w = randn(4096)
+    rstd = torch.empty(0, device="cuda")
+    dx, dw = credit.rmsnorm_bwd(x, x, w, rstd)
+    assert dx.shape == (0, 4096)
+    assert torch.equal(dw, torch.zeros_like(dw))
+
+
+def test_cuda_graph_capture():
+    x = randn(64, 8192, dtype=torch.bfloat16)
+    w = randn(8192, dtype=torch.bfloat16)
+    credit.rms_norm(x, w)
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        credit.rms_norm(x, w)  # warm-up on the capture stream
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = credit.rms_norm(x, w)
+    x.copy_(randn(64, 8192, dtype=torch.bfloat16))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert rel(y, F.rms_norm(x.double(), (8192,), w.double(), 1e-6)) < 1e-2
+
+
+def test_autograd_and_compile_keep_working():
+    x = randn(16, 4096, dtype=torch.bfloat16).requires_grad_()
+    w = randn(4096, dtype=torch.bfloat16).requires_grad_()
+    credit.rms_norm(x, w).float().square().sum().backward()
+    xr, wr = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
+    F.rms_norm(xr, (4096,), wr, 1e-6).square().sum().backward()
+    assert rel(x.grad, xr.grad) < 2e-2 and rel(w.grad, wr.grad) < 2e-2
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda a: credit.softmax(a) * 2, dynamic=False)
+    a = randn(8, 4096)
+    assert rel(compiled(a), torch.softmax(a.double(), -1) * 2) < 1e-5
+
+
+def _llama(seed: int = 0):
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(seed)
+    config = transformers.LlamaConfig(
+        vocab_size=32000, hidden_size=256, intermediate_size=512,
+        num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+        max_position_embeddings=512)
+    return transformers.LlamaForCausalLM(config).to("cuda", torch.bfloat16)
+
+
+def _loss_and_grads(model, ids, labels):
+    model.zero_grad(set_to_none=True)
+    loss = model(input_ids=ids, labels=labels).loss
+    loss.backward()
+    return loss.detach(), {n: p.grad.detach().clone()
+                           for n, p in model.named_parameters()}
+
+
+def test_patch_llama_matches_and_undoes():
+    model = _llama()
+    torch.manual_seed(1)
+    ids = torch.randint(0, 32000, (2, 128), device="cuda")
+    labels = ids.clone()
+    labels[:, :5] = -100
+    loss, grads = _loss_and_grads(model, ids, labels)
+    patched = credit.patch(model)
+    assert patched.rms_norms == 2 * 2 + 1
+    patched_loss, patched_grads = _loss_and_grads(model, ids, labels)
+    assert rel(patched_loss, loss) < 1e-2
+    for name, grad in grads.items():
+        assert rel(patched_grads[name], grad) < 5e-2, name
+    patched.undo()
+    assert all("forward" not in m.__dict__ for m in model.modules())
+    again, _ = _loss_and_grads(model, ids, labels)
+    assert torch.equal(again, loss)
+
+
+@pytest.mark.parametrize("chunk", [None, 96])
+def test_linear_cross_entropy(chunk):
+    torch.manual_seed(2)
+    tokens, hidden_size, vocab = 500, 256, 32000
+    h = (randn(tokens, hidden_size, dtype=torch.bfloat16) * 0.5).requires_grad_()
+    w = (randn(vocab, hidden_size, dtype=torch.bfloat16) * 0.05).requires_grad_()
+    target = torch.randint(0, vocab, (tokens,), device="cuda")
+    target[::7] = -100
+    loss = credit.linear_cross_entropy(h, w, target, chunk=chunk)
+    loss.backward()
+    hr = h.detach().double().requires_grad_()
+    wr = w.detach().double().requires_grad_()
+    reference = F.cross_entropy(hr @ wr.t(), target)
+    reference.backward()
+    assert rel(loss, reference) < 1e-2
+    assert rel(h.grad, hr.grad) < 2e-2
+    assert rel(w.grad, wr.grad) < 2e-2
+    none = credit.linear_cross_entropy(h.detach(), w.detach(), target,
+                                       reduction="none", chunk=chunk)
+    ref_none = F.cross_entropy(hr.detach() @ wr.detach().t(), target,
+                               reduction="none")
+    assert rel(none, ref_none) < 1e-2

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root: the user's path with
+# the wheel alone. Build and carry beforehand (scripts/build_userpath.sh
+# does all of it here):
+#   dist/credit-*.whl   the wheel (credit-opt inside, linked statically)
+#   artifacts/raised    the kernels of test/Transforms/raise-linalg.mlir
+#   .whl/               Liger-Kernel's wheel (optional, for the benchmark)
+# The wheel goes into a fresh directory; no MLIR, no prebuilt library, an
+# empty cache: every kernel is compiled on first use by the wheel's
+# credit-opt. PART chooses what runs:
+#   suite  the GPU correctness suite ($TESTS, default test_correctness.py)
+#   user   the user-path tests (fast path, CUDA graphs, autograd and
+#          torch.compile, patching a Llama model, fused linear cross-entropy,
+#          the raised kernels), then the host-cost and model benchmarks
+# Logs and JSON go to $OUT (or /tmp/credit-logs).
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOGS=${OUT:-/tmp/credit-logs}
+mkdir -p "$LOGS"
+SITE=/tmp/credit-site
+rm -rf "$SITE" /tmp/credit-wheel-cache /tmp/ctests
+wheels=("$ROOT"/dist/credit-*.whl)
+[[ -d $ROOT/.whl ]] && wheels+=("$ROOT"/.whl/*.whl)
+python3 -m pip install -q --no-index --no-deps --no-compile --target "$SITE" \
+  "${wheels[@]}" || exit 1
+unset CREDIT_OPT CREDIT_ARTIFACTS
+export PYTHONPATH=$SITE CREDIT_CACHE_DIR=/tmp/credit-wheel-cache
+export PYTHONUNBUFFERED=1 CREDIT_REQUIRE_FASTLAUNCH=1
+export CREDIT_RAISED_ARTIFACTS=$ROOT/artifacts/raised
+
+# The tests run outside the source tree, so that `credit` is the wheel's.
+mkdir -p /tmp/ctests && cp -r "$ROOT/python/tests" /tmp/ctests/tests
+cd /tmp/ctests
+python3 - <<'PY'
+import credit, credit.compiler, credit.fastpath, subprocess
+opt = credit.compiler.find_credit_opt()
+print("credit from", credit.__file__)
+print("credit-opt", opt, "| fast launcher:", credit.fastpath._fastlaunch is not None)
+print(subprocess.run(["ldd", opt], capture_output=True, text=True).stdout)
+PY
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+
+status=0
+if [[ ${PART:-user} == suite ]]; then
+  timeout "${SUITE_TIMEOUT:-500}" python3 -m pytest -q -p no:cacheprovider \
+    ${TESTS:-tests/gpu/test_correctness.py} -rf --tb=line \
+    >"$LOGS/wheel-suite.log" 2>&1 || status=1
+  grep -E "^FAILED|Error" "$LOGS/wheel-suite.log" | head -20
+  tail -3 "$LOGS/wheel-suite.log"
+else
+  timeout 300 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_userpath.py \
+    tests/gpu/test_raised.py tests/gpu/test_api.py -rf --tb=short \
+    >"$LOGS/userpath-tests.log" 2>&1 || status=1
+  grep -E "^FAILED|^ERROR|Error:" "$LOGS/userpath-tests.log" | head -30
+  tail -3 "$LOGS/userpath-tests.log"
+  timeout 240 python3 -m credit.hostbench --first-calls \
+    --out "$LOGS/host.json" 2>&1 | tail -40 || status=1
+  timeout 300 python3 -m credit.modelbench --out "$LOGS/model.json" \
+    2>&1 | tail -8 || status=1
+fi
+exit $status
