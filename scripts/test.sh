@@ -4,7 +4,8 @@
 # the C++ unit tests, the mutated-input corpus and the fuzzer's regressions,
 # the Python package's tests (the GPU ones skip without a GPU), a project
 # built against the installed CMake package (scripts/test-embedding.sh),
-# and credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it). Ends
+# the wheel with its static credit-opt (scripts/test-wheel.sh), and
+# credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it). Ends
 # with "N passed, N failed".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,6 +36,14 @@ else
   embedfailed=1 status=1
 fi
 
+# The wheel: built, installed alone, its static credit-opt compiling.
+wheelpassed=0 wheelfailed=0
+if "$ROOT/scripts/test-wheel.sh"; then
+  wheelpassed=1
+else
+  wheelfailed=1 status=1
+fi
+
 # The coverage-guided fuzzer, bounded; a finding fails the run.
 fuzzpassed=0 fuzzfailed=0
 fuzz_seconds=${CREDIT_FUZZ_SECONDS:-300}
@@ -46,5 +55,5 @@ if [[ $fuzz_seconds != 0 ]]; then
   fi
 fi
 
-echo "$(( ${passed:-0} + ${pypassed:-0} + embedpassed + fuzzpassed )) passed, $(( ${failed:-0} + ${pyfailed:-0} + embedfailed + fuzzfailed )) failed, ${pyskipped:-0} skipped"
+echo "$(( ${passed:-0} + ${pypassed:-0} + embedpassed + wheelpassed + fuzzpassed )) passed, $(( ${failed:-0} + ${pyfailed:-0} + embedfailed + wheelfailed + fuzzfailed )) failed, ${pyskipped:-0} skipped"
 exit $status

@@ -31,7 +31,8 @@ except ImportError:  # the package was installed without its C extension
 _DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16",
            torch.int8: "i8", torch.int32: "i32", torch.int64: "i64"}
 _TORCH = {name: dtype for dtype, name in _DTYPES.items()}
-_current_stream = torch._C._cuda_getCurrentRawStream
+#: The raw handle of a device's current stream (absent from CPU builds).
+_current_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
 class _Kernel:
