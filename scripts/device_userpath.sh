@@ -48,14 +48,14 @@ if [[ ${PART:-user} == suite ]]; then
   grep -E "^FAILED|Error" "$LOGS/wheel-suite.log" | head -20
   tail -3 "$LOGS/wheel-suite.log"
 else
-  timeout 300 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_userpath.py \
+  timeout 220 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_userpath.py \
     tests/gpu/test_raised.py tests/gpu/test_api.py -rf --tb=short \
     >"$LOGS/userpath-tests.log" 2>&1 || status=1
   grep -E "^FAILED|^ERROR|Error:" "$LOGS/userpath-tests.log" | head -30
   tail -3 "$LOGS/userpath-tests.log"
-  timeout 240 python3 -m credit.hostbench --first-calls \
+  timeout 150 python3 -m credit.hostbench --first-calls \
     --out "$LOGS/host.json" 2>&1 | tail -40 || status=1
-  timeout 300 python3 -m credit.modelbench --out "$LOGS/model.json" \
+  timeout 200 python3 -m credit.modelbench --out "$LOGS/model.json" \
     2>&1 | tail -8 || status=1
 fi
 exit $status
