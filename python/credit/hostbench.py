@@ -189,6 +189,38 @@ def first_calls(dtype=torch.bfloat16, n: int = 5120) -> list[dict]:
     return points
 
 
+def breakdown(m: int = 8, n: int = 151936) -> dict:
+    """Microseconds of the parts of one credit.softmax call (bf16 [m, n])
+    against the eager op: where the host time goes."""
+    from credit import ops
+    x = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
+    credit.softmax(x)
+    plan = fastpath.plans[ops._call_key("softmax", x, None, 64)]
+    kernel = plan.kernels[0]
+    y = torch.empty_like(x)
+    args = (x.data_ptr(), n, y.data_ptr(), n)
+    stream = fastpath._current_stream(plan.device)
+    parts = {
+        "credit.softmax": lambda: credit.softmax(x),
+        "ops._fast": lambda: ops._fast("softmax", (x,), (), ()),
+        "fastpath.run": lambda: fastpath.run(plan, (x,), (), (), False),
+        "torch.empty_like": lambda: torch.empty_like(x),
+        "is_compiling": torch.compiler.is_compiling,
+        "current stream": lambda: fastpath._current_stream(plan.device),
+        "torch.softmax (eager)": lambda: torch.softmax(x, -1),
+    }
+    if fastpath._fastlaunch is not None:
+        parts["_fastlaunch.launch"] = lambda: fastpath._fastlaunch.launch(
+            kernel.function, kernel.block, kernel.cluster, kernel.shared,
+            kernel.policy, kernel.group, kernel.active, plan.blocks, stream,
+            m, args)
+    result = {}
+    for name, fn in parts.items():
+        result[name] = _per_call_us(lambda: fn(), (), 200, 7)
+        print(f"{name:24s} {result[name]:6.2f} us", flush=True)
+    return result
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="where to write the JSON")
@@ -198,11 +230,16 @@ def main(argv=None) -> None:
     parser.add_argument("--first-calls", action="store_true",
                         help="first time the first call of each op at a "
                              "new row length (compile and load included)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="first time the parts of one softmax call")
     args = parser.parse_args(argv)
+    parts = breakdown() if args.breakdown else None
     first = first_calls() if args.first_calls else None
     result = run(iters=args.iters, compile_peer=args.compile)
     if first is not None:
         result["first_calls"] = first
+    if parts is not None:
+        result["breakdown_us"] = parts
     worst = max(p["ratio"] for p in result["points"])
     print(f"{len(result['points'])} points, worst credit/eager {worst:.2f}")
     if args.out:

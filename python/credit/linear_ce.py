@@ -83,16 +83,22 @@ class _LinearCrossEntropy(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         grad_hidden, grad_weight, grad_bias, scale = ctx.saved_tensors
+        if getattr(ctx, "scaled", False):
+            raise RuntimeError("linear_cross_entropy: its gradients are "
+                               "scaled in place, once; backward through it "
+                               "twice (retain_graph) is not supported")
+        ctx.scaled = True
         if ctx.reduction == "none":
             raise RuntimeError("linear_cross_entropy(reduction='none') has "
                                "no backward: the per-token gradients are "
                                "not kept")
+        # In place, the factor kept in f32 (0-d), so that no temporary as
+        # large as the weight's gradient appears.
         factor = (grad_output * scale).to(torch.float32)
-        grads = []
         for grad in (grad_hidden, grad_weight, grad_bias):
-            grads.append(None if grad is None else
-                         (grad.float() * factor).to(grad.dtype))
-        return grads[0], grads[1], grads[2], None, None, None
+            if grad is not None:
+                grad.mul_(factor)
+        return grad_hidden, grad_weight, grad_bias, None, None, None
 
 
 def linear_cross_entropy(hidden: torch.Tensor, weight: torch.Tensor,

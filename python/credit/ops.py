@@ -98,7 +98,14 @@ def load_library(directory) -> None:
 #: every element a kernel fails to write.
 poison_outputs = False
 
-_forced = threading.local()
+class _Forced(threading.local):
+    """The cluster size and tiling forced in this thread, one attribute so
+    that each call reads it once."""
+
+    state: tuple[int, str | None] = (0, None)
+
+
+_forced = _Forced()
 
 
 class cluster_size:
@@ -112,12 +119,12 @@ class cluster_size:
         self.size = size
 
     def __enter__(self):
-        self.previous = getattr(_forced, "size", 0)
-        _forced.size = self.size
+        self.previous = _forced.state
+        _forced.state = (self.size, self.previous[1])
         return self
 
     def __exit__(self, *exc):
-        _forced.size = self.previous
+        _forced.state = self.previous
 
 
 class force_tiling:
@@ -130,12 +137,12 @@ class force_tiling:
         self.tiling = tiling
 
     def __enter__(self):
-        self.previous = getattr(_forced, "tiling", None)
-        _forced.tiling = self.tiling
+        self.previous = _forced.state
+        _forced.state = (self.previous[0], self.tiling)
         return self
 
     def __exit__(self, *exc):
-        _forced.tiling = self.previous
+        _forced.state = self.previous
 
 
 def empty_output(shape, dtype, device) -> torch.Tensor:
@@ -166,8 +173,7 @@ def _as_rows(tensor: torch.Tensor, n: int) -> torch.Tensor:
 
 def _call_key(name: str, first: torch.Tensor, eps, blocks: int) -> tuple:
     """The key of a call's plan (fastpath.plans)."""
-    return (name, first.dtype, first.shape[-1], eps, blocks,
-            getattr(_forced, "size", 0), getattr(_forced, "tiling", None),
+    return (name, first.dtype, first.shape[-1], eps, blocks, _forced.state,
             first.get_device())
 
 
@@ -176,7 +182,7 @@ def _plan(name: str, first: torch.Tensor, eps, blocks: int) -> fastpath.Plan:
     plan = fastpath.plans.get(key)
     if plan is not None:
         return plan
-    _, _, n, _, _, cluster, tiling, device = key
+    _, _, n, _, _, (cluster, tiling), device = key
     try:
         request = Request(name, _DTYPES[first.dtype], n,
                           0 if tiling else cluster, eps, blocks, tiling)
@@ -194,25 +200,27 @@ def _fast(name: str, inputs: list[torch.Tensor],
     or None: no plan yet, or tensors the plan does not take as they are
     (the checked path then copies or explains)."""
     first = inputs[0]
-    if type(first) is not torch.Tensor or not first.is_cuda or \
-            first.dim() == 0:
+    if first.__class__ is not torch.Tensor or not first.is_cuda or \
+            not first.dim():
         return None
-    plan = fastpath.plans.get(_call_key(name, first, eps, blocks))
+    plan = fastpath.plans.get((name, first.dtype, first.shape[-1], eps,
+                               blocks, _forced.state, first.get_device()))
     if plan is None:
         return None
     return fastpath.run(plan, inputs, broadcasts, scalars, poison_outputs)
 
 
-def _eager(*tensors: torch.Tensor) -> bool:
-    """Whether a call can skip the custom op: not traced by torch.compile
-    and nothing to record for autograd."""
-    if torch.compiler.is_compiling():
-        return False
-    if torch.is_grad_enabled():
+_is_compiling = torch.compiler.is_compiling
+_grad_enabled = torch.is_grad_enabled
+
+
+def _records_grad(*tensors: torch.Tensor) -> bool:
+    """Whether autograd records a call on `tensors`."""
+    if _grad_enabled():
         for tensor in tensors:
             if tensor.requires_grad:
-                return False
-    return True
+                return True
+    return False
 
 
 def _launch(name: str, inputs: list[torch.Tensor],
@@ -272,10 +280,11 @@ def _run(name: str, check, inputs: list[torch.Tensor],
     """Workload `name`'s outputs: through the call's plan when its tensors
     fit it, else after `check()` (which raises on bad arguments) on the
     general path."""
-    outputs = _fast(name, inputs, list(broadcasts), list(scalars), eps)
+    outputs = _fast(name, inputs, broadcasts, scalars, eps)
     if outputs is None:
         check()
-        outputs = _launch(name, inputs, list(broadcasts), list(scalars), eps)
+        outputs = _launch(name, list(inputs), list(broadcasts),
+                          list(scalars), eps)
     return outputs
 
 
@@ -309,10 +318,13 @@ def _per_row(x: torch.Tensor) -> torch.Tensor:
 # Custom ops: one per workload.
 # --------------------------------------------------------------------------
 
-@torch.library.custom_op("credit::softmax", mutates_args=())
-def _softmax(x: torch.Tensor) -> torch.Tensor:
+def _softmax_impl(x: torch.Tensor) -> torch.Tensor:
     (y,) = _run("softmax", lambda: _check_rows_inputs(["x"], [x]), [x])
     return y.view(x.shape)
+
+
+_softmax = torch.library.custom_op("credit::softmax", mutates_args=())(
+    _softmax_impl)
 
 
 @_softmax.register_fake
@@ -344,8 +356,7 @@ def _(logits, dy):
     return _rows_like(logits)
 
 
-@torch.library.custom_op("credit::layernorm", mutates_args=())
-def _layernorm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor,
+def _layernorm_impl(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor,
                eps: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     y, mean, rstd = _run(
         "layernorm",
@@ -353,6 +364,10 @@ def _layernorm(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor,
                                                 ("bias", beta)]),
         [x], [gamma, beta], eps=eps)
     return y.view(x.shape), mean.view(x.shape[:-1]), rstd.view(x.shape[:-1])
+
+
+_layernorm = torch.library.custom_op("credit::layernorm", mutates_args=())(
+    _layernorm_impl)
 
 
 @_layernorm.register_fake
@@ -375,13 +390,16 @@ def _(x, dy, gamma, eps):
     return _rows_like(x)
 
 
-@torch.library.custom_op("credit::rmsnorm", mutates_args=())
-def _rmsnorm(x: torch.Tensor, w: torch.Tensor,
+def _rmsnorm_impl(x: torch.Tensor, w: torch.Tensor,
              eps: float) -> tuple[torch.Tensor, torch.Tensor]:
     y, rstd = _run("rmsnorm",
                    lambda: _check_rows_inputs(["x"], [x], [("weight", w)]),
                    [x], [w], eps=eps)
     return y.view(x.shape), rstd.view(x.shape[:-1])
+
+
+_rmsnorm = torch.library.custom_op("credit::rmsnorm", mutates_args=())(
+    _rmsnorm_impl)
 
 
 @_rmsnorm.register_fake
@@ -407,8 +425,7 @@ def _(x, dy, w, rstd):
                         device=x.device))
 
 
-@torch.library.custom_op("credit::cross_entropy", mutates_args=())
-def _cross_entropy(logits: torch.Tensor,
+def _cross_entropy_impl(logits: torch.Tensor,
                    target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     dlogits, loss = _run(
         "cross_entropy",
@@ -416,6 +433,10 @@ def _cross_entropy(logits: torch.Tensor,
                                    scalars=[("target", target, ("i64",))]),
         [logits], [], [target])
     return loss.view(logits.shape[:-1]), dlogits.view(logits.shape)
+
+
+_cross_entropy = torch.library.custom_op("credit::cross_entropy", mutates_args=())(
+    _cross_entropy_impl)
 
 
 @_cross_entropy.register_fake
@@ -562,15 +583,37 @@ torch.library.register_autograd("credit::cross_entropy",
                                 setup_context=_cross_entropy_setup)
 
 
+# The same forwards, context and backwards as autograd.Functions: the
+# eager path with autograd, without the custom op's dispatch.
+def _function(name: str, impl, setup, backward):
+    return type(name, (torch.autograd.Function,), {
+        "forward": staticmethod(impl), "setup_context": staticmethod(setup),
+        "backward": staticmethod(backward)})
+
+
+_SoftmaxFunction = _function("_SoftmaxFunction", _softmax_impl,
+                             _softmax_setup, _softmax_backward)
+_RMSNormFunction = _function("_RMSNormFunction", _rmsnorm_impl,
+                             _rmsnorm_setup, _rmsnorm_backward)
+_LayerNormFunction = _function("_LayerNormFunction", _layernorm_impl,
+                               _layernorm_setup, _layernorm_backward)
+_CrossEntropyFunction = _function("_CrossEntropyFunction",
+                                  _cross_entropy_impl, _cross_entropy_setup,
+                                  _cross_entropy_backward)
+
+
 # --------------------------------------------------------------------------
 # Public functions, with PyTorch's signatures where there is one.
 # --------------------------------------------------------------------------
 
 def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """torch.softmax(x, dim=-1)."""
-    validation.check_last_dim(dim, x.dim(), "softmax")
-    if _eager(x):
-        outputs = _fast("softmax", [x], [], [])
+    if dim != -1:
+        validation.check_last_dim(dim, x.dim(), "softmax")
+    if not _is_compiling():
+        if _records_grad(x):
+            return _SoftmaxFunction.apply(x)
+        outputs = _fast("softmax", (x,), (), ())
         if outputs is not None:
             return outputs[0]
     return _softmax(x)
@@ -578,9 +621,10 @@ def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
 
 def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """torch.log_softmax(x, dim=-1)."""
-    validation.check_last_dim(dim, x.dim(), "log_softmax")
-    if _eager(x):
-        outputs = _fast("log_softmax", [x], [], [])
+    if dim != -1:
+        validation.check_last_dim(dim, x.dim(), "log_softmax")
+    if not _is_compiling() and not _records_grad(x):
+        outputs = _fast("log_softmax", (x,), (), ())
         if outputs is not None:
             return outputs[0]
     return _log_softmax(x)
@@ -609,8 +653,10 @@ def layer_norm(x: torch.Tensor, normalized_shape, weight=None, bias=None,
     if bias is None:
         bias = torch.zeros(n, dtype=x.dtype, device=x.device)
     eps = float(eps)
-    if _eager(x, weight, bias):
-        outputs = _fast("layernorm", [x], [weight, bias], [], eps)
+    if not _is_compiling():
+        if _records_grad(x, weight, bias):
+            return _LayerNormFunction.apply(x, weight, bias, eps)[0]
+        outputs = _fast("layernorm", (x,), (weight, bias), (), eps)
         if outputs is not None:
             return outputs[0]
     y, _, _ = _layernorm(x, weight, bias, eps)
@@ -631,8 +677,10 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor,
              eps: float = 1e-6) -> torch.Tensor:
     """F.rms_norm(x, (N,), weight, eps)."""
     eps = float(eps)
-    if _eager(x, weight):
-        outputs = _fast("rmsnorm", [x], [weight], [], eps)
+    if not _is_compiling():
+        if _records_grad(x, weight):
+            return _RMSNormFunction.apply(x, weight, eps)[0]
+        outputs = _fast("rmsnorm", (x,), (weight,), (), eps)
         if outputs is not None:
             return outputs[0]
     y, _ = _rmsnorm(x, weight, eps)
@@ -663,10 +711,16 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
     if isinstance(target, torch.Tensor) and target.dtype != torch.int64:
         raise ArgumentError(f"target has dtype {target.dtype}, expected "
                             "torch.int64")
-    outputs = _fast("cross_entropy", [logits], [], [target]) \
-        if _eager(logits) else None
-    loss = outputs[1] if outputs is not None else \
-        _cross_entropy(logits, target)[0]
+    loss = None
+    if not _is_compiling():
+        if _records_grad(logits):
+            loss = _CrossEntropyFunction.apply(logits, target)[0]
+        else:
+            outputs = _fast("cross_entropy", (logits,), (), (target,))
+            if outputs is not None:
+                loss = outputs[1]
+    if loss is None:
+        loss = _cross_entropy(logits, target)[0]
     if reduction == "none":
         return loss
     if reduction == "sum":
@@ -679,10 +733,11 @@ def normalize(x: torch.Tensor, p: float = 2.0, dim: int = -1,
     """F.normalize(x, p=2, dim=-1, eps)."""
     if p != 2.0:
         raise ArgumentError("normalize: only p=2 is supported")
-    validation.check_last_dim(dim, x.dim(), "normalize")
+    if dim != -1:
+        validation.check_last_dim(dim, x.dim(), "normalize")
     eps = float(eps)
-    if _eager(x):
-        outputs = _fast("l2_normalize", [x], [], [], eps)
+    if not _is_compiling() and not _records_grad(x):
+        outputs = _fast("l2_normalize", (x,), (), (), eps)
         if outputs is not None:
             return outputs[0]
     return _l2_normalize(x, eps)
