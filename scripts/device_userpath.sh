@@ -53,7 +53,7 @@ else
     >"$LOGS/userpath-tests.log" 2>&1 || status=1
   grep -E "^FAILED|^ERROR|Error:" "$LOGS/userpath-tests.log" | head -30
   tail -3 "$LOGS/userpath-tests.log"
-  timeout 150 python3 -m credit.hostbench --first-calls \
+  timeout 150 python3 -m credit.hostbench --first-calls --breakdown \
     --out "$LOGS/host.json" 2>&1 | tail -40 || status=1
   timeout 200 python3 -m credit.modelbench --out "$LOGS/model.json" \
     2>&1 | tail -8 || status=1
