@@ -13,7 +13,7 @@
  *
  * The driver is found at run time (the process's libcuda, which PyTorch
  * has loaded), so the module needs no CUDA library to build or import; only
- * cuda.h for the launch structures. It uses Python's limited API: one
+ * cuda.h for its types. It uses Python's limited API: one
  * build serves every CPython 3 from 3.10 on.
  */
 
@@ -29,18 +29,21 @@
  * the launch free of allocation. */
 #define MAX_ARGS 64
 
-typedef CUresult (*LaunchFn)(const CUlaunchConfig *, CUfunction, void **,
-                             void **);
+/* cuLaunchKernel: the kernels' cluster size is compiled in
+ * (.reqnctapercluster), so the classic launch starts whole clusters. */
+typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
 typedef CUresult (*ErrorNameFn)(CUresult, const char **);
 
-static LaunchFn launchKernelEx;
+static LaunchFn launchKernel;
 static ErrorNameFn getErrorName;
 
 /* The grid rules of manifest.py's GRID_POLICIES, in order. */
 enum { ROW_GROUP_PER_CLUSTER = 0, ONE_WAVE = 1, ROW_BLOCKS = 2 };
 
 static int loadDriver(void) {
-  if (launchKernelEx)
+  if (launchKernel)
     return 0;
   void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!driver) {
@@ -48,12 +51,11 @@ static int loadDriver(void) {
                  dlerror());
     return -1;
   }
-  launchKernelEx = (LaunchFn)dlsym(driver, "cuLaunchKernelEx");
+  launchKernel = (LaunchFn)dlsym(driver, "cuLaunchKernel");
   getErrorName = (ErrorNameFn)dlsym(driver, "cuGetErrorName");
-  if (!launchKernelEx) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "the CUDA driver has no cuLaunchKernelEx (CUDA 12 or "
-                    "later is needed)");
+  if (!launchKernel) {
+    PyErr_SetString(PyExc_RuntimeError, "the CUDA driver has no "
+                                        "cuLaunchKernel");
     return -1;
   }
   return 0;
@@ -187,29 +189,14 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
 
   if (loadDriver() != 0)
     return NULL;
-  CUlaunchAttribute attribute;
-  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attribute.value.clusterDim.x = (unsigned)cluster;
-  attribute.value.clusterDim.y = 1;
-  attribute.value.clusterDim.z = 1;
-  CUlaunchConfig config;
-  config.gridDimX = (unsigned)gridX;
-  config.gridDimY = 1;
-  config.gridDimZ = 1;
-  config.blockDimX = (unsigned)block;
-  config.blockDimY = 1;
-  config.blockDimZ = 1;
-  config.sharedMemBytes = (unsigned)shared;
-  config.hStream = (CUstream)(uintptr_t)stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  CUresult result =
-      launchKernelEx(&config, (CUfunction)(uintptr_t)function, params, NULL);
+  CUresult result = launchKernel(
+      (CUfunction)(uintptr_t)function, (unsigned)gridX, 1, 1, (unsigned)block,
+      1, 1, (unsigned)shared, (CUstream)(uintptr_t)stream, params, NULL);
   if (result != CUDA_SUCCESS) {
     const char *name = NULL;
     if (getErrorName)
       getErrorName(result, &name);
-    PyErr_Format(PyExc_RuntimeError, "cuLaunchKernelEx failed: %s (%d)",
+    PyErr_Format(PyExc_RuntimeError, "cuLaunchKernel failed: %s (%d)",
                  name ? name : "unknown error", (int)result);
     return NULL;
   }
@@ -228,7 +215,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_fastlaunch",
-    "One C call per CREDIT kernel launch (cuLaunchKernelEx).", -1, methods,
+    "One C call per CREDIT kernel launch (cuLaunchKernel).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -611,7 +611,7 @@ def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     if dim != -1:
         validation.check_last_dim(dim, x.dim(), "softmax")
     if not _is_compiling():
-        if _records_grad(x):
+        if _grad_enabled() and x.requires_grad:
             return _SoftmaxFunction.apply(x)
         outputs = _fast("softmax", (x,), (), ())
         if outputs is not None:
@@ -623,7 +623,7 @@ def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """torch.log_softmax(x, dim=-1)."""
     if dim != -1:
         validation.check_last_dim(dim, x.dim(), "log_softmax")
-    if not _is_compiling() and not _records_grad(x):
+    if not _is_compiling() and not (_grad_enabled() and x.requires_grad):
         outputs = _fast("log_softmax", (x,), (), ())
         if outputs is not None:
             return outputs[0]
