@@ -62,7 +62,7 @@ class Plan:
 
     __slots__ = ("kernels", "blocks", "alignment", "multiple", "outputs",
                  "scalar_outputs", "column_sums", "scalar_dtypes", "device",
-                 "python")
+                 "python", "scratch", "retired")
 
     def __init__(self, loaded_set, request: Request, device: int):
         workload = WORKLOADS[request.workload]
@@ -84,6 +84,21 @@ class Plan:
         # $CREDIT_WAVES (an experiment knob) and a missing extension launch
         # through the Python launcher.
         self.python = _fastlaunch is None or "CREDIT_WAVES" in os.environ
+        # Per-row outputs a caller discards (a norm's statistics) go to a
+        # buffer kept here. Outgrown buffers stay alive: a captured CUDA
+        # graph may still write into them.
+        self.scratch: dict[int, torch.Tensor] = {}
+        self.retired: list[torch.Tensor] = []
+
+    def scratch_for(self, index: int, m: int, like) -> torch.Tensor:
+        tensor = self.scratch.get(index)
+        if tensor is None or tensor.numel() < m:
+            if tensor is not None:
+                self.retired.append(tensor)
+            size = max(m, 2 * tensor.numel() if tensor is not None else 0)
+            tensor = like.new_empty((size,), dtype=torch.float32)
+            self.scratch[index] = tensor
+        return tensor
 
     def kernel(self, m: int) -> _Kernel:
         for kernel in self.kernels:
@@ -115,14 +130,16 @@ _Tensor = torch.Tensor
 
 
 def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
-        rows_out=None):
+        rows_out=None, discard=()):
     """Launches `plan` on contiguous, aligned tensors, or returns None when
     a tensor is not one the plan takes as it is. Outputs in the op's order:
     row outputs shaped like the first input, per-row outputs shaped like
     its leading dimensions, column sums [blocks, N]. `rows_out` gives the
     row outputs instead (tensors shaped like the first input, contiguous
     and aligned; an input itself is fine: each element is written by the
-    thread that read it, after it read it)."""
+    thread that read it, after it read it). Per-row outputs whose indices
+    are in `discard` are written to the plan's scratch and come back as
+    None."""
     # Checks and arguments in one pass: every tensor is a plain tensor on
     # the plan's device, contiguous, aligned, of the shape and dtype the
     # kernel takes.
@@ -177,7 +194,11 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
     outputs = rows
     if plan.scalar_outputs:
         per_row = shape[:-1]
-        for _ in range(plan.scalar_outputs):
+        for index in range(plan.scalar_outputs):
+            if index in discard:
+                append(plan.scratch_for(index, m, x).data_ptr())
+                outputs.append(None)
+                continue
             tensor = x.new_empty(per_row, dtype=torch.float32)
             append(tensor.data_ptr())
             outputs.append(tensor)

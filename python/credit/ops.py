@@ -195,10 +195,11 @@ def _plan(name: str, first: torch.Tensor, eps, blocks: int) -> fastpath.Plan:
 
 def _fast(name: str, inputs: list[torch.Tensor],
           broadcasts: list[torch.Tensor], scalars: list[torch.Tensor],
-          eps: float | None = None, blocks: int = 64):
+          eps: float | None = None, blocks: int = 64, discard=()):
     """The outputs of workload `name` through the plan of an earlier call,
     or None: no plan yet, or tensors the plan does not take as they are
-    (the checked path then copies or explains)."""
+    (the checked path then copies or explains). Per-row outputs in
+    `discard` are not kept (None)."""
     first = inputs[0]
     if first.__class__ is not torch.Tensor or not first.is_cuda or \
             not first.dim():
@@ -207,7 +208,17 @@ def _fast(name: str, inputs: list[torch.Tensor],
                                blocks, _forced.state, first.get_device()))
     if plan is None:
         return None
-    return fastpath.run(plan, inputs, broadcasts, scalars, poison_outputs)
+    return fastpath.run(plan, inputs, broadcasts, scalars, poison_outputs,
+                        discard=discard)
+
+
+def _eager_fast(name: str, inputs, broadcasts=(), scalars=(), eps=None,
+                discard=()):
+    """_fast for a public function's call outside torch.compile with
+    nothing for autograd to record, else None (the custom op then runs)."""
+    if _is_compiling() or _records_grad(*inputs, *broadcasts):
+        return None
+    return _fast(name, inputs, broadcasts, scalars, eps, discard=discard)
 
 
 _is_compiling = torch.compiler.is_compiling
@@ -633,6 +644,9 @@ def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
 def softmax_backward(logits: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
     """Gradient of softmax(logits) for upstream gradient dy:
     p * (dy - sum(p * dy))."""
+    outputs = _eager_fast("softmax_logits_bwd", (logits, dy))
+    if outputs is not None:
+        return outputs[0]
     return _softmax_logits_bwd(logits, dy)
 
 
@@ -656,7 +670,8 @@ def layer_norm(x: torch.Tensor, normalized_shape, weight=None, bias=None,
     if not _is_compiling():
         if _records_grad(x, weight, bias):
             return _LayerNormFunction.apply(x, weight, bias, eps)[0]
-        outputs = _fast("layernorm", (x,), (weight, bias), (), eps)
+        outputs = _fast("layernorm", (x,), (weight, bias), (), eps,
+                        discard=(0, 1))
         if outputs is not None:
             return outputs[0]
     y, _, _ = _layernorm(x, weight, bias, eps)
@@ -665,12 +680,20 @@ def layer_norm(x: torch.Tensor, normalized_shape, weight=None, bias=None,
 
 def layer_norm_with_stats(x, weight, bias, eps: float = 1e-5):
     """layer_norm that also returns the per-row mean and rstd."""
-    return _layernorm(x, weight, bias, float(eps))
+    eps = float(eps)
+    outputs = _eager_fast("layernorm", (x,), (weight, bias), (), eps)
+    if outputs is not None:
+        return tuple(outputs)
+    return _layernorm(x, weight, bias, eps)
 
 
 def layernorm_bwd(x, dy, gamma, eps: float = 1e-5) -> torch.Tensor:
     """dx of F.layer_norm(x, (N,), gamma, None, eps) for upstream dy."""
-    return _layernorm_bwd(x, dy, gamma, float(eps))
+    eps = float(eps)
+    outputs = _eager_fast("layernorm_bwd", (x, dy), (gamma,), (), eps)
+    if outputs is not None:
+        return outputs[0]
+    return _layernorm_bwd(x, dy, gamma, eps)
 
 
 def rms_norm(x: torch.Tensor, weight: torch.Tensor,
@@ -680,7 +703,7 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor,
     if not _is_compiling():
         if _records_grad(x, weight):
             return _RMSNormFunction.apply(x, weight, eps)[0]
-        outputs = _fast("rmsnorm", (x,), (weight,), (), eps)
+        outputs = _fast("rmsnorm", (x,), (weight,), (), eps, discard=(0,))
         if outputs is not None:
             return outputs[0]
     y, _ = _rmsnorm(x, weight, eps)
@@ -689,12 +712,18 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor,
 
 def rms_norm_with_rstd(x, weight, eps: float = 1e-6):
     """rms_norm that also returns rstd = rsqrt(mean(x^2) + eps) per row."""
-    return _rmsnorm(x, weight, float(eps))
+    eps = float(eps)
+    outputs = _eager_fast("rmsnorm", (x,), (weight,), (), eps)
+    if outputs is not None:
+        return tuple(outputs)
+    return _rmsnorm(x, weight, eps)
 
 
 def rmsnorm_bwd(x, dy, weight, rstd):
     """(dx, dweight) of rms_norm, given the forward's rstd."""
-    dx, dw_partial = _rmsnorm_bwd(x, dy, weight, rstd)
+    outputs = _eager_fast("rmsnorm_bwd", (x, dy), (weight,), (rstd,))
+    dx, dw_partial = outputs if outputs is not None else \
+        _rmsnorm_bwd(x, dy, weight, rstd)
     return dx, dw_partial.sum(0).to(weight.dtype)
 
 
@@ -748,21 +777,33 @@ l2_normalize = normalize
 
 def weighted_var_bwd(x, w, dy):
     """The paper's weighted-variance backward (DESIGN.md workload 2)."""
+    outputs = _eager_fast("weighted_var_bwd", (x, w, dy))
+    if outputs is not None:
+        return outputs[0]
     return _weighted_var_bwd(x, w, dy)
 
 
 def pearson_bwd(x, y, g):
     """(dx, dy) of the per-row Pearson correlation for upstream g [M]."""
+    outputs = _eager_fast("pearson_bwd", (x, y), (), (g,))
+    if outputs is not None:
+        return tuple(outputs)
     return _pearson_bwd(x, y, g)
 
 
 def lars_momentum(w, grad, m):
     """(w_new, u) of the LARS momentum update (DESIGN.md workload 5)."""
+    outputs = _eager_fast("lars_momentum", (w, grad, m))
+    if outputs is not None:
+        return tuple(outputs)
     return _lars_momentum(w, grad, m)
 
 
 def rowwise_quant(x):
     """(q int8, scale [M] f32) of symmetric per-row int8 quantization."""
+    outputs = _eager_fast("rowwise_quant", (x,))
+    if outputs is not None:
+        return tuple(outputs)
     return _rowwise_quant(x)
 
 

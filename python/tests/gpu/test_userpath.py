@@ -170,3 +170,23 @@ def test_linear_cross_entropy(chunk):
     ref_none = F.cross_entropy(hr.detach() @ wr.detach().t(), target,
                                reduction="none")
     assert rel(none, ref_none) < 1e-2
+
+
+def test_discarded_statistics_do_not_leak():
+    # layer_norm discards mean and rstd (the plan's scratch); the same plan
+    # then returns them when asked, and rms_norm's rstd too.
+    x = randn(300, 4096)
+    g, b = randn(4096), randn(4096)
+    for _ in range(2):
+        y = credit.layer_norm(x, (4096,), g, b)
+    y2, mean, rstd = credit.layer_norm_with_stats(x, g, b)
+    x64 = x.double()
+    assert rel(y, F.layer_norm(x64, (4096,), g.double(), b.double())) < 1e-5
+    assert torch.equal(y, y2)
+    assert rel(mean, x64.mean(-1)) < 1e-5
+    assert rel(rstd, torch.rsqrt(x64.var(-1, unbiased=False) + 1e-5)) < 1e-5
+    credit.rms_norm(randn(1000, 4096), g)  # a larger scratch
+    _, r = credit.rms_norm_with_rstd(x, g)
+    assert rel(r, torch.rsqrt(x64.square().mean(-1) + 1e-6)) < 1e-5
+    q, scale = credit.rowwise_quant(x)
+    assert rel(scale, x64.abs().amax(-1) / 127) < 1e-6
