@@ -9,6 +9,7 @@
 # empty cache: every kernel is compiled on first use by the wheel's
 # credit-opt. PART chooses what runs:
 #   suite  the GPU correctness suite ($TESTS, default test_correctness.py)
+#   host   the host-cost benchmark alone
 #   user   the user-path tests (fast path, CUDA graphs, autograd and
 #          torch.compile, patching a Llama model, fused linear cross-entropy,
 #          the raised kernels), then the host-cost and model benchmarks
@@ -41,7 +42,10 @@ PY
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 status=0
-if [[ ${PART:-user} == suite ]]; then
+if [[ ${PART:-user} == host ]]; then
+  timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
+    2>&1 | tail -45 || status=1
+elif [[ ${PART:-user} == suite ]]; then
   timeout "${SUITE_TIMEOUT:-500}" python3 -m pytest -q -p no:cacheprovider \
     ${TESTS:-tests/gpu/test_correctness.py} -rf --tb=line \
     >"$LOGS/wheel-suite.log" 2>&1 || status=1

@@ -6,7 +6,9 @@ PyTorch op, at decode and training shapes.
 Each point times a loop of asynchronous calls by the wall clock (the GPU
 runs behind; nothing synchronizes inside the loop, and the loop is short
 enough that the launch queue never fills), after warm-up calls that
-compile, load and plan. The median of several loops is reported, in
+compile, load and plan. CREDIT's and the eager op's loops alternate (a
+machine whose speed drifts affects both alike), and the median of several
+loops is reported, in
 microseconds per call, for CREDIT (`credit_us`), the eager op
 (`eager_us`) and, with --compile, the op under torch.compile
 (`compiled_us`). Every CREDIT result is first checked against the eager op
@@ -106,32 +108,48 @@ def _check(op, ours, theirs, args):
                              "float64")
 
 
+def _loop_us(fn, args, iters: int) -> float:
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(iters):
+        fn(*args)
+    return (time.perf_counter() - start) / iters * 1e6
+
+
 def _per_call_us(fn, args, iters: int, repeats: int) -> float:
     for _ in range(5):
         fn(*args)
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(repeats):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(iters):
-            fn(*args)
-        samples.append((time.perf_counter() - start) / iters * 1e6)
+    samples = [_loop_us(fn, args, iters) for _ in range(repeats)]
     torch.cuda.synchronize()
     return statistics.median(samples)
 
 
-def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 7,
+def _compare_us(fns, args, iters: int, repeats: int) -> list[float]:
+    """Medians of loops of each of `fns`, the loops interleaved so that a
+    machine whose speed drifts during the run affects them alike."""
+    for fn in fns:
+        for _ in range(5):
+            fn(*args)
+    samples = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, kept in zip(fns, samples):
+            kept.append(_loop_us(fn, args, iters))
+    torch.cuda.synchronize()
+    return [statistics.median(kept) for kept in samples]
+
+
+def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 11,
         compile_peer: bool = False, grad: bool = True) -> dict:
     points = []
     for op, shapes, make, ours, theirs in _cases(dtype):
         for m, n in shapes:
             args = make(m, n)
             _check(op, ours(*args), theirs, args)
+            credit_us, eager_us = _compare_us((ours, theirs), args, iters,
+                                              repeats)
             point = {"op": op, "dtype": str(dtype).replace("torch.", ""),
                      "m": m, "n": n, "grad": False,
-                     "credit_us": _per_call_us(ours, args, iters, repeats),
-                     "eager_us": _per_call_us(theirs, args, iters, repeats)}
+                     "credit_us": credit_us, "eager_us": eager_us}
             if compile_peer:
                 torch._dynamo.reset()
                 compiled = torch.compile(theirs, dynamic=False)
@@ -151,10 +169,11 @@ def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 7,
             m, n = shapes[0]
             args = tuple(a.requires_grad_() if a.is_floating_point() else a
                          for a in make(m, n))
+            credit_us, eager_us = _compare_us((ours, theirs), args, iters,
+                                              repeats)
             point = {"op": op, "dtype": str(dtype).replace("torch.", ""),
                      "m": m, "n": n, "grad": True,
-                     "credit_us": _per_call_us(ours, args, iters, repeats),
-                     "eager_us": _per_call_us(theirs, args, iters, repeats)}
+                     "credit_us": credit_us, "eager_us": eager_us}
             point["ratio"] = point["credit_us"] / point["eager_us"]
             points.append(point)
             print(f"{op + ' (grad)':17s} {m:6d} x {n:7d}  credit "
