@@ -10,6 +10,7 @@
 # credit-opt. PART chooses what runs:
 #   suite  the GPU correctness suite ($TESTS, default test_correctness.py)
 #   host   the host-cost benchmark alone
+#   linear-ce  the fused linear cross-entropy benchmark alone
 #   user   the user-path tests (fast path, CUDA graphs, autograd and
 #          torch.compile, patching a Llama model, fused linear cross-entropy,
 #          the raised kernels), then the host-cost and model benchmarks
@@ -42,7 +43,10 @@ PY
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 status=0
-if [[ ${PART:-user} == host ]]; then
+if [[ ${PART:-user} == linear-ce ]]; then
+  timeout 200 python3 -m credit.modelbench --only linear-ce \
+    --out "$LOGS/model.json" 2>&1 | tail -5 || status=1
+elif [[ ${PART:-user} == host ]]; then
   timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
     2>&1 | tail -45 || status=1
 elif [[ ${PART:-user} == suite ]]; then

@@ -65,6 +65,8 @@ class _LinearCrossEntropy(torch.autograd.Function):
                 grad_weight.addmm_(logits.t(), h)
             if need_bias:
                 grad_bias += logits.sum(0)
+            # Before the next chunk's logits exist, not after.
+            del logits
         count = (target != -100).sum()
         if reduction == "mean":
             total = loss.sum() / count
