@@ -579,3 +579,117 @@ func.func @scores(%q: tensor<128x64xf32>, %k: tensor<64x256xf32>, %v: tensor<256
   linalg.softmax dimension(1) ins(%a : memref<128x256xf32>) outs(%b : memref<128x256xf32>)
   return %o : tensor<128x64xf32>
 }
+
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// The paper's Pearson backward: two row inputs, a per-row upstream
+// gradient, the two sums in one stage and the three centred products in
+// the next, two row outputs.
+// CHECK-LABEL: func.func @pearson_bwd
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x2048xf32>, %[[Y:[^:]*]]: tensor<?x2048xf32>, %[[G:[^:]*]]: tensor<?xf32>)
+// CHECK: %[[R:.*]]:2 = credit.rowwise "pearson_bwd_0" ins(%[[X]], %[[Y]] : tensor<?x2048xf32>, tensor<?x2048xf32>) scalars(%[[G]] : tensor<?xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x2048xf32>, tensor<?x2048xf32>)
+// CHECK-NEXT: reduce [add, add]
+// CHECK: reduce [add, add, add]
+// CHECK: epilogue
+// CHECK: return %[[R]]#0, %[[R]]#1
+// CHECK-NOT: linalg.
+func.func @pearson_bwd(%x: tensor<?x2048xf32>, %y: tensor<?x2048xf32>, %g: tensor<?xf32>)
+    -> (tensor<?x2048xf32>, tensor<?x2048xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 2048.0 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x2048xf32>
+  %e1 = tensor.empty(%m) : tensor<?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
+  %sx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<?x2048xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  %sy = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<?x2048xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  %e2 = tensor.empty(%m) : tensor<?x2048xf32>
+  %xc = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sx : tensor<?x2048xf32>, tensor<?xf32>) outs(%e2 : tensor<?x2048xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %mean = arith.divf %s, %n : f32
+    %d = arith.subf %in, %mean : f32
+    linalg.yield %d : f32
+  } -> tensor<?x2048xf32>
+  %yc = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %sy : tensor<?x2048xf32>, tensor<?xf32>) outs(%e2 : tensor<?x2048xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %mean = arith.divf %s, %n : f32
+    %d = arith.subf %in, %mean : f32
+    linalg.yield %d : f32
+  } -> tensor<?x2048xf32>
+  %vx = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%xc : tensor<?x2048xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.mulf %in, %in : f32
+    %a = arith.addf %q, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  %vy = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%yc : tensor<?x2048xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.mulf %in, %in : f32
+    %a = arith.addf %q, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%xc, %yc : tensor<?x2048xf32>, tensor<?x2048xf32>) outs(%f : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %q = arith.mulf %a, %b : f32
+    %r = arith.addf %q, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  %dx = linalg.generic {indexing_maps = [#id, #id, #row, #row, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xc, %yc, %vx, %vy, %c, %g : tensor<?x2048xf32>, tensor<?x2048xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)
+      outs(%e2 : tensor<?x2048xf32>) {
+  ^bb0(%a: f32, %b: f32, %va: f32, %vb: f32, %cv: f32, %gv: f32, %out: f32):
+    %ve = arith.addf %va, %eps : f32
+    %we = arith.addf %vb, %eps : f32
+    %ix = math.rsqrt %ve : f32
+    %iy = math.rsqrt %we : f32
+    %ixy = arith.mulf %ix, %iy : f32
+    %t1 = arith.mulf %b, %ixy : f32
+    %ix2 = arith.mulf %ix, %ix : f32
+    %ix3 = arith.mulf %ix2, %ix : f32
+    %k = arith.mulf %cv, %ix3 : f32
+    %k2 = arith.mulf %k, %iy : f32
+    %t2 = arith.mulf %a, %k2 : f32
+    %d = arith.subf %t1, %t2 : f32
+    %r = arith.mulf %gv, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<?x2048xf32>
+  %dy = linalg.generic {indexing_maps = [#id, #id, #row, #row, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xc, %yc, %vx, %vy, %c, %g : tensor<?x2048xf32>, tensor<?x2048xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)
+      outs(%e2 : tensor<?x2048xf32>) {
+  ^bb0(%a: f32, %b: f32, %va: f32, %vb: f32, %cv: f32, %gv: f32, %out: f32):
+    %ve = arith.addf %va, %eps : f32
+    %we = arith.addf %vb, %eps : f32
+    %ix = math.rsqrt %ve : f32
+    %iy = math.rsqrt %we : f32
+    %ixy = arith.mulf %ix, %iy : f32
+    %t1 = arith.mulf %a, %ixy : f32
+    %iy2 = arith.mulf %iy, %iy : f32
+    %iy3 = arith.mulf %iy2, %iy : f32
+    %k = arith.mulf %cv, %iy3 : f32
+    %k2 = arith.mulf %k, %ix : f32
+    %t2 = arith.mulf %b, %k2 : f32
+    %d = arith.subf %t1, %t2 : f32
+    %r = arith.mulf %gv, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<?x2048xf32>
+  return %dx, %dy : tensor<?x2048xf32>, tensor<?x2048xf32>
+}
