@@ -113,23 +113,20 @@ int main(int argc, char **argv) {
     llvm::errs() << message << "\n";
     return EXIT_FAILURE;
   }
-  // Deeply nested text would overflow the parser's stack: refuse it up
-  // front (bytecode is not text).
-  std::optional<size_t> at;
+  // Text the parser would crash on (Credit/Support/InputLimits.h) is
+  // refused up front (bytecode is not text).
+  std::optional<credit::UnsafeInput> unsafe;
   if (!isBytecode(input->getMemBufferRef()))
-    at = credit::findExcessiveNesting(input->getBuffer());
-  if (at) {
+    unsafe = credit::findUnsafeInput(input->getBuffer());
+  if (unsafe) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
                                          /*RequiresNullTerminator=*/false),
         llvm::SMLoc());
     sourceMgr.PrintMessage(
-        llvm::SMLoc::getFromPointer(input->getBufferStart() + *at),
-        llvm::SourceMgr::DK_Error,
-        "brackets nest deeper than " + llvm::Twine(credit::kMaxNestingDepth) +
-            " levels; credit-opt refuses such input rather than overflow "
-            "the parser's stack");
+        llvm::SMLoc::getFromPointer(input->getBufferStart() + unsafe->offset),
+        llvm::SourceMgr::DK_Error, unsafe->reason);
     return EXIT_FAILURE;
   }
   bool parserReported = !config.shouldVerifyDiagnostics() &&

@@ -2,21 +2,27 @@
 //
 // Part of the CREDIT project.
 //
-// MLIR's parser recurses once per nested bracket (array and dictionary
-// attributes, parentheses, regions, `tuple<...>`), so deeply nested input
-// overflows the stack before any diagnostic (found by credit-fuzz: 6831
-// nested `[` crash credit-opt). Tools that parse untrusted text check its
-// nesting first.
+// Input MLIR 22's parser crashes on instead of reporting, found by
+// credit-fuzz, which tools that parse untrusted text refuse first:
+//
+// - MLIR's parser recurses once per nested bracket (array and dictionary
+//   attributes, parentheses, regions, `tuple<...>`), so deeply nested input
+//   overflows the stack before any diagnostic (6831 nested `[`).
+// - linalg.reduce's custom parser stores a null attribute when its
+//   `dimensions = [...]` is not a list of integers (`[q]`, `[1,]`, `q`),
+//   and then dereferences it, after printing its error.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CREDIT_SUPPORT_INPUTLIMITS_H
 #define CREDIT_SUPPORT_INPUTLIMITS_H
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace mlir {
 namespace credit {
@@ -56,6 +62,110 @@ inline std::optional<size_t> findExcessiveNesting(llvm::StringRef text) {
       --depth;
     }
   }
+  return std::nullopt;
+}
+
+namespace detail {
+inline bool isIdentifierChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$' || c == '-';
+}
+inline size_t skipSpace(llvm::StringRef text, size_t i) {
+  while (i < text.size() && llvm::isSpace(text[i]))
+    ++i;
+  return i;
+}
+/// Whether `text` at `i` continues `dimensions` with ` = [ints]`, the only
+/// form linalg.reduce's parser survives when it sees the keyword.
+inline bool isSafeDimensionList(llvm::StringRef text, size_t i) {
+  i = skipSpace(text, i);
+  if (i >= text.size() || text[i] != '=')
+    return true; // the parser reports the missing '=' itself
+  i = skipSpace(text, i + 1);
+  if (i >= text.size() || text[i] != '[')
+    return false;
+  i = skipSpace(text, i + 1);
+  if (i < text.size() && text[i] == ']')
+    return true;
+  while (true) {
+    if (i < text.size() && text[i] == '-')
+      ++i;
+    size_t digits = i;
+    if (text.substr(i).starts_with("0x")) {
+      i += 2;
+      digits = i;
+      while (i < text.size() && llvm::isHexDigit(text[i]))
+        ++i;
+    } else {
+      while (i < text.size() && llvm::isDigit(text[i]))
+        ++i;
+    }
+    if (i == digits)
+      return false;
+    i = skipSpace(text, i);
+    if (i < text.size() && text[i] == ']')
+      return true;
+    if (i >= text.size() || text[i] != ',')
+      return false;
+    i = skipSpace(text, i + 1);
+  }
+}
+} // namespace detail
+
+/// The offset in `text` of the first `dimensions` of a `linalg.reduce`
+/// that is not followed by `= [` integers `]`, if any (strings and `//`
+/// comments skipped).
+inline std::optional<size_t>
+findUnparsableReduceDimensions(llvm::StringRef text) {
+  bool inReduce = false;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == llvm::StringRef::npos)
+        break;
+      continue;
+    }
+    if (!detail::isIdentifierChar(c) ||
+        (i > 0 && detail::isIdentifierChar(text[i - 1])))
+      continue;
+    size_t end = i;
+    while (end < e && detail::isIdentifierChar(text[end]))
+      ++end;
+    llvm::StringRef word = text.slice(i, end);
+    if (word == "linalg.reduce")
+      inReduce = true;
+    else if (inReduce && word == "dimensions") {
+      if (!detail::isSafeDimensionList(text, end))
+        return i;
+      inReduce = false;
+    }
+    i = end - 1;
+  }
+  return std::nullopt;
+}
+
+/// Where and why credit-opt refuses `text` before parsing it, if it does.
+struct UnsafeInput {
+  size_t offset;
+  std::string reason;
+};
+inline std::optional<UnsafeInput> findUnsafeInput(llvm::StringRef text) {
+  if (std::optional<size_t> at = findExcessiveNesting(text))
+    return UnsafeInput{*at, "brackets nest deeper than " +
+                                std::to_string(kMaxNestingDepth) +
+                                " levels; credit-opt refuses such input "
+                                "rather than overflow the parser's stack"};
+  if (std::optional<size_t> at = findUnparsableReduceDimensions(text))
+    return UnsafeInput{*at, "linalg.reduce's dimensions must be a list of "
+                            "integers ('dimensions = [1]'); MLIR's parser "
+                            "crashes on anything else, so credit-opt "
+                            "refuses it"};
   return std::nullopt;
 }
 
