@@ -8,9 +8,10 @@
 // - MLIR's parser recurses once per nested bracket (array and dictionary
 //   attributes, parentheses, regions, `tuple<...>`), so deeply nested input
 //   overflows the stack before any diagnostic (6831 nested `[`).
-// - linalg.reduce's custom parser stores a null attribute when its
-//   `dimensions = [...]` is not a list of integers (`[q]`, `[1,]`, `q`),
-//   and then dereferences it, after printing its error.
+// - linalg.reduce's and linalg.broadcast's custom parsers store a null
+//   attribute when their `dimensions = [...]` is not a list of integers
+//   (`[q]`, `[1,]`, `q`), and linalg.transpose's when its `permutation`
+//   is not, and then dereference it, after printing their error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir {
 namespace credit {
@@ -74,9 +76,10 @@ inline size_t skipSpace(llvm::StringRef text, size_t i) {
     ++i;
   return i;
 }
-/// Whether `text` at `i` continues `dimensions` with ` = [ints]`, the only
-/// form linalg.reduce's parser survives when it sees the keyword.
-inline bool isSafeDimensionList(llvm::StringRef text, size_t i) {
+/// Whether `text` at `i` continues a keyword with ` = [ints]`, the only
+/// form the parsers of the ops of kIntegerListOps survive once they have
+/// seen their keyword.
+inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
   i = skipSpace(text, i);
   if (i >= text.size() || text[i] != '=')
     return true; // the parser reports the missing '=' itself
@@ -111,12 +114,18 @@ inline bool isSafeDimensionList(llvm::StringRef text, size_t i) {
 }
 } // namespace detail
 
-/// The offset in `text` of the first `dimensions` of a `linalg.reduce`
+/// The ops whose parsers crash on a malformed integer list, and its
+/// keyword.
+constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
+    kIntegerListOps[] = {{"linalg.reduce", "dimensions"},
+                         {"linalg.broadcast", "dimensions"},
+                         {"linalg.transpose", "permutation"}};
+
+/// The offset in `text` of the first keyword of an op of kIntegerListOps
 /// that is not followed by `= [` integers `]`, if any (strings and `//`
 /// comments skipped).
-inline std::optional<size_t>
-findUnparsableReduceDimensions(llvm::StringRef text) {
-  bool inReduce = false;
+inline std::optional<size_t> findUnparsableIntegerList(llvm::StringRef text) {
+  llvm::StringRef keyword; // of the op seen last, until it is checked
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
     if (c == '"') {
@@ -138,12 +147,13 @@ findUnparsableReduceDimensions(llvm::StringRef text) {
     while (end < e && detail::isIdentifierChar(text[end]))
       ++end;
     llvm::StringRef word = text.slice(i, end);
-    if (word == "linalg.reduce")
-      inReduce = true;
-    else if (inReduce && word == "dimensions") {
-      if (!detail::isSafeDimensionList(text, end))
+    for (auto [op, opKeyword] : kIntegerListOps)
+      if (word == op)
+        keyword = opKeyword;
+    if (!keyword.empty() && word == keyword) {
+      if (!detail::isSafeIntegerList(text, end))
         return i;
-      inReduce = false;
+      keyword = "";
     }
     i = end - 1;
   }
@@ -161,11 +171,13 @@ inline std::optional<UnsafeInput> findUnsafeInput(llvm::StringRef text) {
                                 std::to_string(kMaxNestingDepth) +
                                 " levels; credit-opt refuses such input "
                                 "rather than overflow the parser's stack"};
-  if (std::optional<size_t> at = findUnparsableReduceDimensions(text))
-    return UnsafeInput{*at, "linalg.reduce's dimensions must be a list of "
-                            "integers ('dimensions = [1]'); MLIR's parser "
-                            "crashes on anything else, so credit-opt "
-                            "refuses it"};
+  if (std::optional<size_t> at = findUnparsableIntegerList(text))
+    return UnsafeInput{*at, "'" + text.substr(*at).take_while([](char c) {
+                         return detail::isIdentifierChar(c);
+                       }).str() + "' of linalg.reduce, broadcast and "
+                                  "transpose must be a list of integers "
+                                  "('= [1]'); MLIR's parser crashes on "
+                                  "anything else, so credit-opt refuses it"};
   return std::nullopt;
 }
 
