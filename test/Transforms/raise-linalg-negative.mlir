@@ -212,3 +212,16 @@ func.func @row_index(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
 }
 // CHECK-LABEL: func.func @row_index
 // CHECK-NOT: credit.rowwise
+
+// -----
+
+// Inside a kernel: credit.rowwise runs on the host.
+// CHECK-LABEL: gpu.module @kernels
+// CHECK: linalg.softmax
+// CHECK-NOT: credit.rowwise
+gpu.module @kernels {
+  func.func @softmax(%x: tensor<4x1024xf32>, %o: tensor<4x1024xf32>) -> tensor<4x1024xf32> {
+    %r = linalg.softmax dimension(1) ins(%x : tensor<4x1024xf32>) outs(%o : tensor<4x1024xf32>) -> tensor<4x1024xf32>
+    return %r : tensor<4x1024xf32>
+  }
+}

@@ -15,6 +15,7 @@
 #include "Credit/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -127,9 +128,16 @@ unsigned mlir::credit::raiseLinalgToRowwise(
     else if (diagnostics.remarkUnraised)
       op->emitRemark("not raised to credit.rowwise: ") << reason;
   };
+  // credit.rowwise runs on the host: code inside kernels is not raised.
+  auto inKernel = [](Operation *op) {
+    return op->getParentOfType<gpu::GPUModuleOp>() != nullptr;
+  };
   unsigned raised = 0;
   SmallVector<linalg::SoftmaxOp> softmaxes;
-  root->walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
+  root->walk([&](linalg::SoftmaxOp op) {
+    if (!inKernel(op))
+      softmaxes.push_back(op);
+  });
   for (linalg::SoftmaxOp op : softmaxes) {
     std::string whyNot = whyNotRowSoftmax(op);
     if (!whyNot.empty()) {
@@ -144,7 +152,7 @@ unsigned mlir::credit::raiseLinalgToRowwise(
 
   SmallVector<linalg::LinalgOp> seeds;
   root->walk([&](linalg::LinalgOp op) {
-    if (isRowReduction(op))
+    if (isRowReduction(op) && !inKernel(op))
       seeds.push_back(op);
   });
   // Ops already part of a chain (raised and erased, or not raisable).
