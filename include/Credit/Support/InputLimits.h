@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -34,25 +35,34 @@ namespace credit {
 /// AddressSanitizer's larger frames included).
 constexpr unsigned kMaxNestingDepth = 256;
 
+namespace detail {
+/// When `text` at `i` starts a string literal or a `//` comment, moves `i`
+/// to its last character (or the end) and returns true.
+inline bool skipStringOrComment(llvm::StringRef text, size_t &i) {
+  size_t e = text.size();
+  if (text[i] == '"') {
+    for (++i; i < e && text[i] != '"'; ++i)
+      if (text[i] == '\\')
+        ++i;
+    return true;
+  }
+  if (text[i] == '/' && i + 1 < e && text[i + 1] == '/') {
+    i = std::min(text.find('\n', i), e);
+    return true;
+  }
+  return false;
+}
+} // namespace detail
+
 /// The offset in `text` of the first opening bracket (`(`, `[`, `{`, `<`)
 /// nested deeper than kMaxNestingDepth, if any. String literals and `//`
 /// comments are skipped; `->` is not a bracket.
 inline std::optional<size_t> findExcessiveNesting(llvm::StringRef text) {
   unsigned depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
+    if (detail::skipStringOrComment(text, i))
+      continue;
     char c = text[i];
-    if (c == '"') {
-      for (++i; i < e && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == llvm::StringRef::npos)
-        break;
-      continue;
-    }
     if (c == '-' && i + 1 < e && text[i + 1] == '>') {
       ++i;
       continue;
@@ -127,19 +137,9 @@ constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
 inline std::optional<size_t> findUnparsableIntegerList(llvm::StringRef text) {
   llvm::StringRef keyword; // of the op seen last, until it is checked
   for (size_t i = 0, e = text.size(); i < e; ++i) {
+    if (detail::skipStringOrComment(text, i))
+      continue;
     char c = text[i];
-    if (c == '"') {
-      for (++i; i < e && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == llvm::StringRef::npos)
-        break;
-      continue;
-    }
     if (!detail::isIdentifierChar(c) ||
         (i > 0 && detail::isIdentifierChar(text[i - 1])))
       continue;
