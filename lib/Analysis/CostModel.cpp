@@ -38,25 +38,28 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
     result.bound = "latency";
     return result;
   }
-  // Which clusters work, and how many row groups the busiest one has.
+  // Which clusters work, and how many row groups the busiest one has. The
+  // clusters of a split row work as one group.
   int64_t rowGroups = llvm::divideCeil(rows, plan.rows);
-  int64_t resident = std::max<int64_t>(1, plan.coResidentClusters);
+  int64_t resident = std::max<int64_t>(1, plan.coResidentGroups);
+  int64_t activeGroups;
   if (plan.grid == GridPolicy::RowBlocks) {
     int64_t blocks = std::max<int64_t>(1, rowBlocks);
-    result.activeClusters = std::min(blocks, resident);
+    activeGroups = std::min(blocks, resident);
     result.waves = llvm::divideCeil(rows, blocks) *
-                   llvm::divideCeil(blocks, result.activeClusters);
+                   llvm::divideCeil(blocks, activeGroups);
   } else {
-    result.activeClusters = std::min(rowGroups, resident);
-    result.waves = llvm::divideCeil(rowGroups, result.activeClusters);
+    activeGroups = std::min(rowGroups, resident);
+    result.waves = llvm::divideCeil(rowGroups, activeGroups);
   }
+  result.activeClusters = activeGroups * plan.splits;
   // One wave gives each cluster a fixed share of the rows, so the busiest
   // has ceil(groups / clusters). A grid of a cluster per row group is
   // scheduled as clusters finish, which evens out all but a last partial
   // wave.
   double waves = double(result.waves);
   if (plan.grid == GridPolicy::RowGroupPerCluster)
-    waves = std::max(1.0, double(rowGroups) / double(result.activeClusters));
+    waves = std::max(1.0, double(rowGroups) / double(activeGroups));
   int64_t ctas = result.activeClusters * plan.cluster;
   result.activeSMs = std::min(profile.numSMs, ctas);
   int64_t perSM = std::clamp<int64_t>(llvm::divideCeil(ctas, profile.numSMs),
@@ -64,12 +67,13 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
 
   // Bytes one CTA moves per row group. Rereads hit L2 while the rows being
   // worked on fit in it.
-  double columns = double(plan.n) / double(plan.cluster);
+  double ctasPerRow = double(plan.ctasPerRow);
+  double columns = double(plan.n) / ctasPerRow;
   double rowsPerGroup = double(plan.rows);
   double dramBytes =
-      rowsPerGroup * double(plan.compulsoryBytesPerRow) / plan.cluster;
+      rowsPerGroup * double(plan.compulsoryBytesPerRow) / ctasPerRow;
   double rereadBytes =
-      rowsPerGroup * double(plan.rereadBytesPerRow) / plan.cluster;
+      rowsPerGroup * double(plan.rereadBytesPerRow) / ctasPerRow;
   // Rereads hit the SM's L1 while the slices of its CTAs fit beside their
   // shared memory, else L2 while the rows being worked on fit in it.
   double sliceBytes = rowsPerGroup * columns * plan.inputBytesPerColumn;
@@ -81,15 +85,15 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       : double(ctas) * sliceBytes <= 0.5 * double(profile.l2Bytes) ? L2
                                                                    : DRAM;
   double l2Bytes =
-      rowsPerGroup * double(plan.broadcastBytesPerRow) / plan.cluster;
+      rowsPerGroup * double(plan.broadcastBytesPerRow) / ctasPerRow;
   // Column sums kept in global memory are read and written back per row;
   // the cluster's block of them stays in L2.
-  l2Bytes += rowsPerGroup * double(plan.columnSumBytesPerRow) / plan.cluster;
+  l2Bytes += rowsPerGroup * double(plan.columnSumBytesPerRow) / ctasPerRow;
   double l1Bytes = 0;
   (rereadLevel == L1 ? l1Bytes : rereadLevel == L2 ? l2Bytes : dramBytes) +=
       rereadBytes;
   double sharedBytes =
-      rowsPerGroup * double(plan.sharedBytesPerRow) / plan.cluster + l1Bytes;
+      rowsPerGroup * double(plan.sharedBytesPerRow) / ctasPerRow + l1Bytes;
 
   // Bytes per microsecond for one SM: its own limit, its share of the DRAM
   // (L2) when every busy SM streams, or what its CTAs keep in flight per
@@ -131,6 +135,7 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       double(plan.blockRounds) *
           (profile.blockReduceUs + profile.blockReducePerWarpUs * plan.warps) +
       double(plan.exchangeRounds) * profile.getClusterExchangeUs(plan.cluster) +
+      double(plan.gridRounds) * profile.gridExchangeUs +
       ownOps / profile.threadOpsPerUs;
   if (plan.grid == GridPolicy::RowGroupPerCluster)
     result.latencyUs += profile.ctaLaunchUs;
@@ -173,6 +178,12 @@ std::string mlir::credit::describePrediction(const KernelPlan &plan,
                                      plan.exchangeRounds,
                                      plan.exchangeRounds == 1 ? "" : "s",
                                      plan.cluster));
+    if (plan.gridRounds)
+      rounds.push_back(llvm::formatv("{0} exchange{1} of {2} clusters "
+                                     "through global memory",
+                                     plan.gridRounds,
+                                     plan.gridRounds == 1 ? "" : "s",
+                                     plan.splits));
     if (plan.blockRounds)
       rounds.push_back(llvm::formatv("{0} block reduction{1}",
                                      plan.blockRounds,
@@ -211,6 +222,9 @@ static constexpr int64_t kMaxStagedValues = 128;
 /// more (narrow vectors of odd N with many elements) measured 2-4x slower
 /// than the model can tell.
 static constexpr int64_t kMaxCandidateChunks = 32;
+/// The fewest elements per CTA of a split row's candidates: shorter parts
+/// cost more in exchanges than they gain in parallelism.
+static constexpr int64_t kMinSplitPart = 2048;
 
 /// The candidates of `op` with `onlyCluster` CTAs (any when 0). Relaxed,
 /// for a forced cluster size that no strict candidate has: 32-thread CTAs,
@@ -223,16 +237,21 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
   int64_t vector = getVectorWidth(op, target);
   bool columnSums = !op.getColumnSumOutputs().empty();
   std::vector<KernelPlan> plans;
+  int64_t blocks = getRowBlocks(op);
   auto add = [&](int64_t cluster, int64_t threads, int64_t elems, int64_t rows,
-                 Staging staging) -> bool {
+                 Staging staging, int64_t splits) -> bool {
     if (threads > target.maxThreadsPerCta)
       return false;
-    // Valid by construction: whole warps per row, rows > 1 only on one CTA.
+    // Valid by construction: whole warps per row, rows > 1 only on one CTA
+    // of one cluster.
     auto tiling = TilingAttr::get(ctx, cluster, threads, vector, elems, rows,
-                                  staging);
+                                  staging, splits);
     std::optional<KernelPlan> plan = buildPlan(op, tiling, target);
     if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues ||
         plan->chunks > kMaxCandidateChunks)
+      return false;
+    // Every row block of column sums must be resident with split rows.
+    if (columnSums && splits > 1 && blocks > plan->coResidentGroups)
       return false;
     for (const KernelPlan &known : plans)
       if (known.tiling == tiling)
@@ -244,46 +263,61 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
   SmallVector<int64_t> ctaSizes = {64, 128, 256, 512, 1024};
   if (relaxed)
     ctaSizes.insert(ctaSizes.begin(), 32);
+  // Rows split over several clusters, for few long rows: up to the CTAs the
+  // GPU has, and while every CTA gets a sizeable part of the row.
+  // A forced cluster size means that many CTAs per row: one cluster.
+  SmallVector<int64_t> splitCounts = {1};
+  if (op.getNumStages() > 0 && !onlyCluster)
+    for (int64_t splits = 2; splits <= TilingAttr::kMaxSplits; splits *= 2)
+      splitCounts.push_back(splits);
   for (int64_t cluster : {1, 2, 4, 8, 16}) {
     if (cluster > target.maxClusterSize ||
         (onlyCluster && cluster != int64_t(onlyCluster)))
       continue;
-    int64_t perCta = llvm::divideCeil(n, cluster);
-    // The slice in registers, at every CTA size where every CTA of the
-    // cluster and more than half of its threads get part of the row.
-    bool registers = false;
-    for (int64_t threads : ctaSizes) {
-      int64_t elems =
-          llvm::alignTo(llvm::divideCeil(perCta, threads), vector);
-      if (!relaxed && threads * elems * (cluster - 1) >= n)
-        continue;
-      if (!relaxed && threads > 64 && threads * elems >= 2 * perCta)
-        continue;
-      registers |= add(cluster, threads, elems, 1, Staging::Registers);
-    }
-    // Short rows: several rows per CTA, 32 to 128 threads on each.
-    if (cluster == 1 && !columnSums) {
-      for (int64_t perRow : {32, 64, 128}) {
-        int64_t elems = llvm::alignTo(llvm::divideCeil(n, perRow), vector);
-        if (perRow > 32 && perRow * elems >= 2 * n)
+    for (int64_t splits : splitCounts) {
+      int64_t ctasPerRow = cluster * splits;
+      if (splits > 1 &&
+          (ctasPerRow > target.numSMs || n < kMinSplitPart * ctasPerRow))
+        break;
+      int64_t perCta = llvm::divideCeil(n, ctasPerRow);
+      // The slice in registers, at every CTA size where every CTA of the
+      // row and more than half of its threads get part of the row.
+      bool registers = false;
+      for (int64_t threads : ctaSizes) {
+        int64_t elems =
+            llvm::alignTo(llvm::divideCeil(perCta, threads), vector);
+        if (!relaxed && threads * elems * (ctasPerRow - 1) >= n)
           continue;
-        for (int64_t rows : {2, 4, 8, 16})
-          if (rows * perRow >= 128)
-            add(cluster, rows * perRow, elems, rows, Staging::Registers);
+        if (!relaxed && threads > 64 && threads * elems >= 2 * perCta)
+          continue;
+        registers |=
+            add(cluster, threads, elems, 1, Staging::Registers, splits);
       }
-    }
-    // Sweeps over a slice too long for registers: up to 1024 threads, each
-    // with up to four vectors of each input in flight.
-    int64_t inputs = op.getInputs().size();
-    int64_t elems = std::max<int64_t>(
-        vector, std::min<int64_t>(4 * vector, 16 / inputs) / vector * vector);
-    int64_t threads = std::min<int64_t>(
-        target.maxThreadsPerCta,
-        llvm::alignTo(llvm::divideCeil(perCta, elems), target.warpSize));
-    int64_t sweeps = llvm::divideCeil(perCta, threads * elems);
-    if (sweeps >= 2 || !registers) {
-      add(cluster, threads, elems, 1, Staging::Shared);
-      add(cluster, threads, elems, 1, Staging::Reread);
+      // Short rows: several rows per CTA, 32 to 128 threads on each.
+      if (cluster == 1 && splits == 1 && !columnSums) {
+        for (int64_t perRow : {32, 64, 128}) {
+          int64_t elems = llvm::alignTo(llvm::divideCeil(n, perRow), vector);
+          if (perRow > 32 && perRow * elems >= 2 * n)
+            continue;
+          for (int64_t rows : {2, 4, 8, 16})
+            if (rows * perRow >= 128)
+              add(cluster, rows * perRow, elems, rows, Staging::Registers, 1);
+        }
+      }
+      // Sweeps over a slice too long for registers: up to 1024 threads,
+      // each with up to four vectors of each input in flight.
+      int64_t inputs = op.getInputs().size();
+      int64_t elems = std::max<int64_t>(
+          vector,
+          std::min<int64_t>(4 * vector, 16 / inputs) / vector * vector);
+      int64_t threads = std::min<int64_t>(
+          target.maxThreadsPerCta,
+          llvm::alignTo(llvm::divideCeil(perCta, elems), target.warpSize));
+      int64_t sweeps = llvm::divideCeil(perCta, threads * elems);
+      if (sweeps >= 2 || !registers) {
+        add(cluster, threads, elems, 1, Staging::Shared, splits);
+        add(cluster, threads, elems, 1, Staging::Reread, splits);
+      }
     }
   }
   return plans;
@@ -333,7 +367,8 @@ CostReport mlir::credit::evaluateCandidates(RowwiseOp op,
                     });
   for (const Candidate &candidate : report.candidates) {
     const Candidate *&best =
-        candidate.plan.cluster == 1 ? report.bestSingle : report.bestCluster;
+        candidate.plan.ctasPerRow == 1 ? report.bestSingle
+                                        : report.bestCluster;
     if (!best)
       best = &candidate;
   }

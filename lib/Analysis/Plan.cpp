@@ -234,6 +234,8 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.elems = tiling.getElems();
   plan.rows = tiling.getRows();
   plan.staging = tiling.getStaging();
+  plan.splits = tiling.getSplits();
+  plan.ctasPerRow = tiling.getCtasPerRow();
   plan.threadsPerRow = tiling.getThreadsPerRow();
   plan.warps = llvm::divideCeil(plan.threads, target.warpSize);
   plan.chunks = plan.elems / plan.vector;
@@ -283,10 +285,10 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   // What each CTA covers.
   plan.slice = tiling.getSliceLength(plan.n);
   plan.sweeps = tiling.getNumSweeps(plan.n);
-  if (plan.slice * plan.cluster < plan.n)
+  if (plan.slice * plan.ctasPerRow < plan.n)
     return fail(llvm::formatv("the tiling covers {0} elements of a row, but "
                               "N = {1}",
-                              plan.slice * plan.cluster, plan.n));
+                              plan.slice * plan.ctasPerRow, plan.n));
 
   // Shared memory.
   int64_t perStage = 2 * plan.numStages * plan.stageWidth;
@@ -294,8 +296,11 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.blockScratchFloats = perStage * plan.warps;
   if (plan.cluster > 1)
     plan.clusterScratchFloats = perStage * plan.cluster;
+  if (plan.splits > 1)
+    plan.gridScratchFloats = perStage;
   plan.staticSharedBytes =
-      4 * (plan.blockScratchFloats + plan.clusterScratchFloats);
+      4 * (plan.blockScratchFloats + plan.clusterScratchFloats +
+           plan.gridScratchFloats);
   if (plan.staging == Staging::Shared) {
     for (Value input : op.getInputs()) {
       plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
@@ -316,7 +321,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   // where they are used rather than hold them across the reductions.
   if (plan.numColumnSums)
     plan.grid = GridPolicy::RowBlocks;
-  else if (plan.cluster == 1)
+  else if (plan.cluster == 1 && plan.splits == 1)
     plan.grid = GridPolicy::RowGroupPerCluster;
   else
     plan.grid = GridPolicy::OneWave;
@@ -367,8 +372,14 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   if (plan.cluster > 1) {
     plan.exchangeRounds = plan.numStages;
     for (unsigned stage = 0; stage < plan.numStages; ++stage)
-      plan.dsmemBytesPerRow += plan.cluster * plan.cluster * 4 *
+      plan.dsmemBytesPerRow += plan.splits * plan.cluster * plan.cluster * 4 *
                                op.getStageCombiners(stage).size();
+  }
+  if (plan.splits > 1) {
+    plan.gridRounds = plan.numStages;
+    for (unsigned stage = 0; stage < plan.numStages; ++stage)
+      plan.splitPartialFloatsPerRow +=
+          plan.splits * op.getStageCombiners(stage).size();
   }
   if (plan.threadsPerRow > target.warpSize)
     plan.blockRounds = plan.numStages;
@@ -468,5 +479,14 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     return fail(llvm::formatv("no cluster of {0} CTAs with {1} CTAs per SM "
                               "fits on the GPU at once",
                               plan.cluster, plan.ctasPerSM));
+  // The clusters of a split row wait for each other, so every cluster of a
+  // launch must be resident: at least one whole group has to fit.
+  plan.coResidentGroups = plan.coResidentClusters / plan.splits;
+  if (plan.coResidentGroups < 1)
+    return fail(llvm::formatv("a row split over {0} clusters of {1} CTAs "
+                              "needs them all resident at once, but {2} "
+                              "holds only {3} such clusters",
+                              plan.splits, plan.cluster, target.chip,
+                              plan.coResidentClusters));
   return plan;
 }

@@ -171,6 +171,13 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
         profile.clusterExchangeUs[size] = *us;
     }
   }
+  // Optional: without a measurement an exchange between the clusters of a
+  // split row is taken as four L2 round trips (the partials' stores
+  // completing before the release, the poll that sees it, the partials'
+  // loads, and the skew between the clusters).
+  profile.gridExchangeUs = object->get("grid_exchange_us")
+                               ? read.number("grid_exchange_us", true)
+                               : 4 * profile.l2LatencyUs;
   // Measured residency is optional: without it the SMs are one pool.
   if (object->get("active_clusters")) {
     if (const llvm::json::Object *active = read.bySize("active_clusters")) {

@@ -48,7 +48,7 @@ FailureOr<unsigned> mlir::credit::parseTilingCount(AsmParser &parser) {
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned cluster, unsigned threads,
                                  unsigned vector, unsigned elems, unsigned rows,
-                                 Staging staging) {
+                                 Staging staging, unsigned splits) {
   if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, cluster))
     return emitError() << "cluster size must be 1, 2, 4, 8 or 16, got "
                        << cluster;
@@ -68,6 +68,12 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << threads << " threads into whole warps";
   if (rows > 1 && cluster != 1)
     return emitError() << "more than one row per CTA needs cluster size 1";
+  if (splits == 0 || splits > kMaxSplits)
+    return emitError() << "clusters per row (splits) must be from 1 to "
+                       << kMaxSplits << ", got " << splits;
+  if (splits > 1 && rows > 1)
+    return emitError() << "a row split over " << splits
+                       << " clusters needs one row per CTA, got " << rows;
   return success();
 }
 

@@ -402,12 +402,13 @@ static LogicalResult verifyTiling(RowwiseOp op, TilingAttr tiling,
     return op.emitOpError() << what << " vector width " << tiling.getVector()
                             << " does not divide N = " << n
                             << ", so a vector would cross the row's end";
-  int64_t covered = tiling.getSliceLength(n) * tiling.getCluster();
+  int64_t covered = tiling.getSliceLength(n) * tiling.getCtasPerRow();
   if (covered < n)
     return op.emitOpError() << what << " covers " << covered
                             << " elements of a row, but N = " << n
                             << " (use more elements per thread, more threads, "
-                               "a larger cluster, or shared or reread staging)";
+                               "a larger cluster, more clusters per row, or "
+                               "shared or reread staging)";
   if (tiling.getRows() > 1 && !op.getColumnSumOutputs().empty())
     return op.emitOpError("column-sum outputs need a tiling with one row per "
                           "CTA");
@@ -745,6 +746,23 @@ LogicalResult ClusterReduceOp::verify() {
                          << getCluster();
   return verifyScratch(*this, getScratch(), getOffset(),
                        int64_t(getCluster()) * getValues().size());
+}
+
+SmallVector<CombinerKind> GridReduceOp::getCombinerKinds() {
+  return toCombinerKinds(getCombiners());
+}
+
+LogicalResult GridReduceOp::verify() {
+  if (failed(verifyCombinerList(*this, getCombiners(), getValues().size())))
+    return failure();
+  int64_t splits = getSplits();
+  if (splits < 2 || splits > TilingAttr::kMaxSplits)
+    return emitOpError() << "splits must be from 2 to "
+                         << TilingAttr::kMaxSplits << ", got " << splits;
+  if (getArrivals() < splits || getArrivals() % splits != 0)
+    return emitOpError() << "arrivals must be a positive multiple of splits ("
+                         << splits << "), got " << getArrivals();
+  return verifyScratch(*this, getScratch(), getOffset(), getValues().size());
 }
 
 #define GET_OP_CLASSES

@@ -64,14 +64,14 @@ std::string mlir::credit::explainCost(const CostReport &report) {
     os << "; runner-up " << describe(report.candidates[1], bestMicros);
   // The best of the other kind, when it is not the runner-up.
   const Candidate *other =
-      best.plan.cluster > 1 ? report.bestSingle : report.bestCluster;
+      best.plan.ctasPerRow > 1 ? report.bestSingle : report.bestCluster;
   if (other && other != &report.candidates[1] && other != &best)
-    os << "; best " << (other->plan.cluster > 1 ? "with a cluster"
-                                                : "with one CTA per row")
+    os << "; best " << (other->plan.ctasPerRow > 1 ? "with several CTAs"
+                                                   : "with one CTA per row")
        << " " << describe(*other, bestMicros);
   if (report.bestSingle && report.bestCluster)
-    os << (report.profitable() ? "; a cluster pays"
-                               : "; a cluster does not pay");
+    os << (report.profitable() ? "; sharing a row between CTAs pays"
+                               : "; sharing a row between CTAs does not pay");
   return text;
 }
 

@@ -2,6 +2,7 @@
 
     python -m credit.bench --grid paper --out results.json
     python -m credit.bench --grid ours --out results.json
+    python -m credit.bench --grid decode --out results.json
     python -m credit.bench --render results.json    # the table again
 
 For every point of a grid it checks each implementation against a float64
@@ -51,7 +52,8 @@ import time
 from . import suites
 from .peers import NotApplicable
 
-GRIDS = {"paper": suites.paper_points, "ours": suites.our_points}
+GRIDS = {"paper": suites.paper_points, "ours": suites.our_points,
+         "decode": suites.decode_points}
 
 
 def _torch_peers():

@@ -156,6 +156,12 @@ def cluster_of(tiling: str) -> int:
     return int(re.search(r"cluster = (\d+)", tiling).group(1))
 
 
+def ctas_per_row(tiling: str) -> int:
+    """CTAs that share a row: the cluster size times the clusters per row."""
+    splits = re.search(r"splits = (\d+)", tiling)
+    return cluster_of(tiling) * (int(splits.group(1)) if splits else 1)
+
+
 def build(out: str, jobs: int) -> int:
     """Compiles every candidate of every point into the library `out` and
     writes out/candidates.json ({"workload/dtype/n": [tiling, ...]})."""
@@ -428,7 +434,7 @@ def paper_choice(point: dict, measured: dict[str, float], plans: dict,
     cluster saves. A cluster is chosen when its gain is positive; the
     tiling within the chosen cluster size is the best measured one
     (generous to a chooser that names only a cluster size)."""
-    single = {t: v for t, v in measured.items() if cluster_of(t) == 1}
+    single = {t: v for t, v in measured.items() if ctas_per_row(t) == 1}
     if not single:
         return _oracle_in_cluster(measured, 2)
     baseline = min(single, key=single.get)
@@ -476,13 +482,13 @@ def score(rows: list[dict], choose) -> dict:
         best = min(measured.values())
         chosen = choose(row, measured)
         regrets.append(measured[chosen] / best)
-        single = [v for t, v in measured.items() if cluster_of(t) == 1]
-        multi = [v for t, v in measured.items() if cluster_of(t) > 1]
+        single = [v for t, v in measured.items() if ctas_per_row(t) == 1]
+        multi = [v for t, v in measured.items() if ctas_per_row(t) > 1]
         if not single or not multi:
             continue
         total += 1
         truth = min(multi) < min(single)
-        said = cluster_of(chosen) > 1
+        said = ctas_per_row(chosen) > 1
         close = max(min(single), min(multi)) / min(min(single), min(multi))
         if close <= TIE:
             ties.append(row["key"])

@@ -39,20 +39,25 @@ class _Kernel:
     """One loaded kernel, as the C launcher takes it."""
 
     __slots__ = ("loaded", "function", "block", "cluster", "shared", "policy",
-                 "group", "active", "low", "high")
+                 "group", "active", "low", "high", "split")
 
-    def __init__(self, loaded, low: int, high: int | None):
+    def __init__(self, loaded, low: int, high: int | None, blocks: int):
         manifest = loaded.manifest
         self.loaded = loaded
         function = loaded.function
         self.function = int(function) if hasattr(function, "__int__") \
             else int(function.getPtr())
         self.block = manifest.threads
-        self.cluster = manifest.cluster
+        # The C launcher's grid rule counts row groups: the clusters of a
+        # split row are one group of cluster * splits CTAs, and no more
+        # groups than are resident at once.
+        self.cluster = manifest.ctas_per_group
         self.shared = manifest.dynamic_shared_memory
         self.policy = GRID_POLICIES.index(manifest.grid_policy)
         self.group = manifest.rows_per_cta
-        self.active = loaded.max_active_clusters
+        self.active = loaded.max_groups
+        self.split = manifest.splits > 1
+        loaded.check_blocks(blocks)
         self.low = low
         self.high = high if high is not None else 1 << 62
 
@@ -68,7 +73,7 @@ class Plan:
         workload = WORKLOADS[request.workload]
         manifest = loaded_set.manifest
         self.kernels = sorted(
-            (_Kernel(loaded, low, high)
+            (_Kernel(loaded, low, high, request.blocks)
              for loaded in loaded_set.loaded
              for low, high in loaded.manifest.rows),
             key=lambda k: k.low)
@@ -219,6 +224,8 @@ def _launch(plan: Plan, args: list, m: int) -> None:
     if plan.python:
         kernel.loaded.launch(args, m, stream, plan.blocks)
     else:
+        if kernel.split:
+            args += kernel.loaded.split_args(m, stream)
         _fastlaunch.launch(kernel.function, kernel.block, kernel.cluster,
                            kernel.shared, kernel.policy, kernel.group,
                            kernel.active, plan.blocks, stream, m, tuple(args))

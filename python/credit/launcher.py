@@ -92,6 +92,20 @@ class LoadedKernel:
                 f"{manifest.threads} threads and "
                 f"{manifest.dynamic_shared_memory} bytes of shared memory "
                 "fits on this GPU")
+        #: Row groups resident at once: the clusters of a split row wait for
+        #: each other, so a launch never has more.
+        self.max_groups = manifest.max_groups(self.max_active_clusters)
+        if self.max_groups < 1:
+            raise DeviceError(
+                f"{manifest.name}: its rows are split over {manifest.splits} "
+                f"clusters that must all be resident, but this GPU holds "
+                f"only {self.max_active_clusters} of them")
+        self.device_ordinal = device_ordinal
+        # Split rows: partial values and arrival counters per stream (the
+        # kernel leaves the counters zero); outgrown buffers stay alive, as
+        # a captured CUDA graph may still use them.
+        self._split_buffers: dict[int, tuple] = {}
+        self._retired: list = []
 
     def _config(self, grid_x: int, stream: int):
         driver = _driver()
@@ -117,6 +131,39 @@ class LoadedKernel:
                                                           config),
                       "cuOccupancyMaxActiveClusters")
 
+    def check_blocks(self, blocks: int | None) -> None:
+        """Column sums of split rows: every row block's clusters must be
+        resident at once."""
+        if (self.manifest.splits > 1 and
+                self.manifest.grid_policy == "row_blocks" and
+                blocks is not None and blocks > self.max_groups):
+            raise DeviceError(
+                f"{self.manifest.name}: {blocks} row blocks of rows split "
+                f"over {self.manifest.splits} clusters need "
+                f"{blocks * self.manifest.splits} resident clusters; this "
+                f"GPU holds {self.max_active_clusters}")
+
+    def split_args(self, m: int, stream: int) -> list[int]:
+        """The split_partials and split_counters pointers for `m` rows on
+        `stream` (none without split rows)."""
+        if self.manifest.splits == 1:
+            return []
+        buffers = self._split_buffers.get(stream)
+        if buffers is None or buffers[0] < m:
+            import torch
+            rows = max(m, 2 * buffers[0] if buffers else 64)
+            device = torch.device("cuda", self.device_ordinal)
+            partials = torch.empty(rows * self.manifest.split_partial_floats,
+                                   dtype=torch.float32, device=device)
+            counters = torch.zeros(rows, dtype=torch.int32, device=device)
+            # The zeros must be there before the kernel runs on `stream`.
+            torch.cuda.synchronize(device)
+            if buffers is not None:
+                self._retired.append(buffers)
+            buffers = (rows, partials, counters)
+            self._split_buffers[stream] = buffers
+        return [buffers[1].data_ptr(), buffers[2].data_ptr()]
+
     def rows_per_cluster(self, m: int, blocks: int | None) -> int:
         """Rows each cluster handles: the manifest's grid rule with this
         GPU's resident clusters. $CREDIT_WAVES spreads a one-wave grid over
@@ -129,18 +176,21 @@ class LoadedKernel:
     def launch(self, args: list[int], m: int, stream: int,
                blocks: int | None = None) -> None:
         """Launches over `m` rows. `args` are the manifest's parameters in
-        order, without m and rows_per_cluster: device pointers and ints."""
+        order, without the ones the launcher supplies (split-row buffers, m
+        and rows_per_cluster): device pointers and ints."""
         driver = _driver()
         params = self.manifest.params
-        if len(args) != len(params) - 2:
+        expected = self.manifest.caller_params
+        if len(args) != expected:
             raise ValueError(f"{self.manifest.name}: {len(args)} arguments "
-                             f"for {len(params) - 2} parameters")
+                             f"for {expected} parameters")
+        self.check_blocks(blocks)
         # Without rows only column sums need a launch: their kernel writes
         # the zero sums of its row blocks.
         if m == 0 and self.manifest.grid_policy != "row_blocks":
             return
         rows = self.rows_per_cluster(m, blocks)
-        values = list(args) + [m, rows]
+        values = list(args) + self.split_args(m, stream) + [m, rows]
         types = [ctypes.c_void_p if p.kind == "ptr" else ctypes.c_int64
                  for p in params]
         grid = self.manifest.grid(m, rows, blocks)

@@ -17,8 +17,10 @@ import re
 PARAM_KINDS = ("ptr", "i64")
 GRID_POLICIES = ("row_group_per_cluster", "one_wave", "row_blocks")
 PARAM_ROLES = ("row_input", "row_stride", "broadcast_input", "scalar_input",
-               "row_output", "scalar_output", "column_sum_output", "m",
-               "rows_per_cluster")
+               "row_output", "scalar_output", "column_sum_output",
+               "split_partials", "split_counters", "m", "rows_per_cluster")
+#: Parameters the launcher supplies itself, in this order at the end.
+LAUNCHER_ROLES = ("split_partials", "split_counters", "m", "rows_per_cluster")
 DTYPES = ("f32", "bf16", "f16", "i8", "i32", "i64")
 
 #: What artifact file names are made of: a kernel symbol and an extension.
@@ -79,6 +81,32 @@ class KernelManifest:
     def rows_per_cta(self) -> int:
         return int(self.tiling.get("rows", 1))
 
+    @property
+    def splits(self) -> int:
+        """Clusters that share a row (they wait for each other, so a launch
+        may not have more of them than the GPU holds at once)."""
+        return int(self.tiling.get("splits", 1))
+
+    @property
+    def ctas_per_group(self) -> int:
+        """CTAs of the clusters that work on the same rows."""
+        return self.cluster * self.splits
+
+    @property
+    def split_partial_floats(self) -> int:
+        """f32 partial values a row of a split-row kernel leaves in global
+        memory."""
+        return int((self.plan or {}).get("split_partial_floats_per_row", 0))
+
+    @property
+    def caller_params(self) -> int:
+        """Parameters the caller passes: all but the launcher's."""
+        return sum(p.role not in LAUNCHER_ROLES for p in self.params)
+
+    def max_groups(self, active_clusters: int) -> int:
+        """Row groups that fit on the GPU at once."""
+        return max(0, active_clusters) // self.splits
+
     def covers(self, m: int) -> bool:
         """Whether the compiler chose this kernel for `m` rows."""
         return any(low <= m and (high is None or m <= high)
@@ -88,17 +116,21 @@ class KernelManifest:
                          blocks: int | None, waves: int = 1) -> int:
         """Rows each cluster handles for `m` rows (the grid rule): the rows
         of one CTA for a grid of a cluster per row group; an equal share
-        (whole row groups) for one wave of `active_clusters` (`waves` waves);
-        a row block for column sums."""
+        (whole row groups) for one wave of `active_clusters` (`waves` waves;
+        always one for split rows, whose clusters wait for each other); a
+        row block for column sums."""
         if self.grid_policy == "row_blocks":
             if blocks is None:
                 raise ManifestError(f"{self.name}: column sums need the "
                                     "number of row blocks")
             return max(1, math.ceil(m / blocks))
         group = self.rows_per_cta
+        if self.splits > 1:
+            waves = 1
         if self.grid_policy == "row_group_per_cluster" or waves <= 0:
             return group
-        share = math.ceil(m / (max(1, active_clusters) * waves))
+        groups = max(1, self.max_groups(active_clusters))
+        share = math.ceil(m / (groups * waves))
         return max(group, math.ceil(share / group) * group)
 
     def grid(self, m: int, rows_per_cluster: int, blocks: int | None) -> int:
@@ -107,8 +139,8 @@ class KernelManifest:
             if blocks is None:
                 raise ManifestError(f"{self.name}: column sums need the "
                                     "number of row blocks")
-            return blocks * self.cluster
-        return math.ceil(m / rows_per_cluster) * self.cluster
+            return blocks * self.ctas_per_group
+        return math.ceil(m / rows_per_cluster) * self.ctas_per_group
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,6 +272,11 @@ def parse_manifest(data: dict, directory: pathlib.Path,
     if [p.role for p in params[-2:]] != ["m", "rows_per_cluster"]:
         raise ManifestError(f"{where}: params must end with m and "
                             "rows_per_cluster")
+    split_roles = [p.role for p in params if p.role in LAUNCHER_ROLES[:2]]
+    if split_roles and [p.role for p in params[-4:-2]] != \
+            list(LAUNCHER_ROLES[:2]):
+        raise ManifestError(f"{where}: split_partials and split_counters "
+                            "must come just before m, in that order")
     dynamic = _require(data, "dynamic_shared_memory", int, where)
     if not 0 <= dynamic <= 227 * 1024:
         raise ManifestError(f"{where}: {dynamic} bytes of dynamic shared "
@@ -299,6 +336,16 @@ def parse_manifest(data: dict, directory: pathlib.Path,
                                 "different number of such params")
     if manifest.n < 1:
         raise ManifestError(f"{where}: n must be positive")
+    splits = manifest.tiling.get("splits", 1)
+    if not isinstance(splits, int) or splits < 1:
+        raise ManifestError(f"{where}: tiling 'splits' must be a positive "
+                            f"int, got {splits!r}")
+    if (splits > 1) != bool(split_roles) or \
+            (splits > 1 and manifest.split_partial_floats < 1):
+        raise ManifestError(f"{where}: a kernel with rows split over "
+                            "clusters (splits > 1) takes split_partials and "
+                            "split_counters and states "
+                            "split_partial_floats_per_row, and only it")
     return manifest
 
 

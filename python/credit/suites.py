@@ -4,12 +4,15 @@ machine with credit-opt covers one device run.
 `gpu_cases()` is the GPU correctness matrix: every workload x f32, bf16,
 f16 x cluster sizes 1, 2, 4, 8, 16 at N = 8192, with M = 1 and an odd M,
 row strides larger than N, -inf and NaN rows; N that is not a power of two
-(6000) or not even (4099); and long rows up to N = 1048576.
+(6000) or not even (4099); long rows up to N = 1048576; and rows split over
+several clusters (every workload and dtype, M = 1, 3, 8 and 37, N up to
+2^21 + 1, each staging).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from .compiler import Request
 from .workloads import WORKLOADS
@@ -29,15 +32,19 @@ class Case:
     pad: int = 0
     #: "" or "special": rows with -inf and NaN.
     values: str = ""
+    #: A forced `#credit.tiling<...>` (cluster is then 0).
+    tiling: str | None = None
 
     def request(self) -> Request:
         return Request(self.workload, self.dtype, self.n, self.cluster,
-                       WORKLOADS[self.workload].eps)
+                       WORKLOADS[self.workload].eps, tiling=self.tiling)
 
     @property
     def id(self) -> str:
         parts = [self.workload, self.dtype, f"n{self.n}", f"c{self.cluster}",
                  f"m{self.m}"]
+        if self.tiling:
+            parts[3] = tiling_id(self.tiling)
         if self.pad:
             parts.append(f"pad{self.pad}")
         if self.values:
@@ -45,8 +52,62 @@ class Case:
         return "-".join(parts)
 
 
-def gpu_cases() -> list[Case]:
+def split_tiling(dtype: str, n: int, cluster: int, splits: int,
+                 staging: str = "registers", threads: int = 256) -> str:
+    """A tiling that splits rows of `n` `dtype` elements over `splits`
+    clusters of `cluster` CTAs: the widest vector that divides N, and enough
+    elements per thread (registers) or sweeps (shared, reread) to cover the
+    row."""
+    vector = 16 // (4 if dtype == "f32" else 2)
+    while n % vector:
+        vector //= 2
+    per_cta = math.ceil(n / (cluster * splits))
+    if staging == "registers":
+        elems = math.ceil(math.ceil(per_cta / threads) / vector) * vector
+    else:
+        elems = 4 * vector if vector < 4 else vector
+    text = (f"#credit.tiling<cluster = {cluster}, threads = {threads}, "
+            f"vector = {vector}, elems = {elems}")
+    if staging != "registers":
+        text += f", staging = {staging}"
+    return text + f", splits = {splits}>"
+
+
+def tiling_id(tiling: str) -> str:
+    """A short name for a tiling in test ids: c4t256e32s8-shared."""
+    fields = dict(part.split(" = ") for part in
+                  tiling[len("#credit.tiling<"):-1].split(", "))
+    text = f"c{fields['cluster']}t{fields['threads']}e{fields['elems']}"
+    if "splits" in fields:
+        text += f"s{fields['splits']}"
+    if "staging" in fields:
+        text += f"-{fields['staging']}"
+    return text
+
+
+def split_cases() -> list[Case]:
+    """Rows split over clusters, for every workload and dtype: registers
+    staging with one and several rows per group of clusters, shared
+    staging, and reread staging of odd rows up to 2^21 + 1 elements."""
     cases = []
+    for name in WORKLOADS:
+        for dtype in DTYPES:
+            cases.append(Case(name, dtype, 100000, 0, 1,
+                              tiling=split_tiling(dtype, 100000, 2, 4)))
+            cases.append(Case(name, dtype, 300000, 0, 8, tiling=split_tiling(
+                dtype, 300000, 2, 16, "shared", 512)))
+            cases.append(Case(name, dtype, 2 ** 21 + 1, 0, 3,
+                              tiling=split_tiling(dtype, 2 ** 21 + 1, 4, 8,
+                                                  "reread", 1024)))
+        # More rows than resident groups of 16 clusters: each group loops.
+        cases.append(Case(name, "bf16", 65536, 0, 37,
+                          tiling=split_tiling("bf16", 65536, 2, 16,
+                                              threads=128)))
+    return cases
+
+
+def gpu_cases() -> list[Case]:
+    cases = split_cases()
     for name in WORKLOADS:
         for dtype in DTYPES:
             for cluster in CLUSTERS:
@@ -113,15 +174,34 @@ def our_points() -> list[Point]:
     return points
 
 
+def decode_points() -> list[Point]:
+    """DESIGN.md's decode grid: a language model's output layer at decode
+    time, few rows over large vocabularies."""
+    return [Point(w, "bf16", m, n)
+            for w in ("softmax", "log_softmax", "cross_entropy", "rmsnorm")
+            for n in (32000, 128256, 151936, 262144, 1048576)
+            for m in (1, 4, 8, 32)]
+
+
 def _bench_requests(points) -> list[Request]:
     return list(dict.fromkeys(
         Request(p.workload, p.dtype, p.n, c, WORKLOADS[p.workload].eps)
         for p in points for c in BENCH_CLUSTERS))
 
 
+def sanitizer_cases() -> list[Case]:
+    """One kernel per workload at cluster 8, and one with rows split over
+    four clusters of two, for compute-sanitizer."""
+    cases = []
+    for name in WORKLOADS:
+        cases.append(Case(name, "bf16", 8192, 8, 5))
+        cases.append(Case(name, "bf16", 100000, 0, 3,
+                          tiling=split_tiling("bf16", 100000, 2, 4)))
+    return cases
+
+
 def sanitizer_requests() -> list[Request]:
-    return [Request(name, "bf16", 8192, 8, WORKLOADS[name].eps)
-            for name in WORKLOADS]
+    return [case.request() for case in sanitizer_cases()]
 
 
 def api_requests() -> list[Request]:
@@ -138,6 +218,9 @@ SUITES = {
     "api": api_requests,
     "bench-ours": lambda: _bench_requests(our_points()),
     "bench-paper": lambda: _bench_requests(paper_points()),
+    "bench-decode": lambda: _bench_requests(decode_points()),
     "gpu": lambda: gpu_requests() + api_requests(),
     "sanitizer": sanitizer_requests,
+    "split": lambda: list(dict.fromkeys(
+        [c.request() for c in split_cases()] + sanitizer_requests())),
 }

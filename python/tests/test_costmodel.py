@@ -131,9 +131,9 @@ def test_predictions_through_credit_opt(tmp_path):
     for result in results:
         times = list(result["candidates"].values())
         assert times == sorted(times) and len(times) >= 3
-    # Long rows: a cluster; many short rows: one CTA per row.
-    assert costmodel.cluster_of(next(iter(results[0]["candidates"]))) > 1
-    assert costmodel.cluster_of(next(iter(results[1]["candidates"]))) == 1
+    # Long rows: several CTAs per row; many short rows: one CTA per row.
+    assert costmodel.ctas_per_row(next(iter(results[0]["candidates"]))) > 1
+    assert costmodel.ctas_per_row(next(iter(results[1]["candidates"]))) == 1
     # A profile changes the predictions, not the candidates.
     profile = json.loads((costmodel.ROOT / "targets" / "h200.json")
                          .read_text())

@@ -22,7 +22,8 @@
 // JSON: "dynamic_shared_memory": 0,
 // JSON: "entry": "rmsnorm_bf16_n4096_c2t256e8",
 // JSON: "grid": {
-// JSON-NEXT: "clusters": "ceil(m / rows_per_cluster)",
+// JSON-NEXT: "clusters": "ceil(m / rows_per_cluster) * clusters_per_row",
+// JSON-NEXT: "clusters_per_row": 1,
 // JSON-NEXT: "ctas_per_cluster": 2,
 // JSON-NEXT: "grid_x": "clusters * ctas_per_cluster",
 // JSON-NEXT: "policy": "one_wave",

@@ -96,7 +96,7 @@ func.func @staged(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
 // sweep are masked.
 
 // CHECK-LABEL: module attributes {credit.kernels = {colsum_f32_n1000_c2t64e8 = {
-// CHECK-SAME: clusters = "p"
+// CHECK-SAME: clusters = "p * clusters_per_row"
 // CHECK: gpu.func
 // CHECK: %{{.*}} = scf.for {{.*}} iter_args
 // CHECK: arith.cmpi slt

@@ -81,9 +81,9 @@ protected:
 
   TilingAttr tiling(unsigned cluster, unsigned threads, unsigned vector,
                     unsigned elems, Staging staging = Staging::Registers,
-                    unsigned rows = 1) {
+                    unsigned rows = 1, unsigned splits = 1) {
     return TilingAttr::get(&context, cluster, threads, vector, elems, rows,
-                           staging);
+                           staging, splits);
   }
 
   MLIRContext context;

@@ -73,11 +73,13 @@ struct Candidate {
 struct CostReport {
   int64_t rows = 0;
   std::vector<Candidate> candidates;
-  /// The fastest candidate with one CTA per row and with a cluster, if any.
+  /// The fastest candidate with one CTA per row and with several (a
+  /// cluster, or several clusters), if any.
   const Candidate *bestSingle = nullptr, *bestCluster = nullptr;
 
   const Candidate &best() const { return candidates.front(); }
-  /// Whether a cluster is predicted to beat every one-CTA tiling.
+  /// Whether several CTAs per row are predicted to beat every one-CTA
+  /// tiling.
   bool profitable() const {
     return bestCluster &&
            (!bestSingle ||

@@ -29,9 +29,12 @@ enum class GridPolicy {
   RowGroupPerCluster,
   /// One wave: as many clusters as can be resident, each looping over an
   /// equal share of the rows, so that the cluster start-up barrier is paid
-  /// once per cluster.
+  /// once per cluster. With rows split over several clusters, a group of
+  /// `splits` clusters shares each row, and every group is resident (the
+  /// groups wait for each other).
   OneWave,
-  /// Column-sum outputs: one cluster per row block (P clusters).
+  /// Column-sum outputs: one cluster (group of `splits` clusters) per row
+  /// block (P groups).
   RowBlocks,
 };
 
@@ -53,6 +56,8 @@ struct KernelPlan {
   //===--- Work per thread and CTA ---------------------------------------===//
   int64_t n = 0;
   int64_t cluster = 1, threads = 0, vector = 1, elems = 0, rows = 1;
+  /// Clusters that share a row, and the CTAs of all of them.
+  int64_t splits = 1, ctasPerRow = 1;
   Staging staging = Staging::Registers;
   /// Threads that share a row, and warps per CTA.
   int64_t threadsPerRow = 0, warps = 0;
@@ -75,9 +80,10 @@ struct KernelPlan {
   int64_t widestElementBytes = 0;
 
   //===--- Shared memory, bytes per CTA ----------------------------------===//
-  /// f32 entries of the block- and cluster-reduction scratch: two buffers
-  /// (alternating rows) per stage.
-  int64_t blockScratchFloats = 0, clusterScratchFloats = 0;
+  /// f32 entries of the block-, cluster- and grid-reduction scratch: two
+  /// buffers (alternating rows) per stage.
+  int64_t blockScratchFloats = 0, clusterScratchFloats = 0,
+          gridScratchFloats = 0;
   /// Shared staging: where each row input's slice starts in dynamic shared
   /// memory (16-byte aligned), and its total.
   llvm::SmallVector<int64_t> stagedInputOffsets;
@@ -98,6 +104,10 @@ struct KernelPlan {
   /// Cluster exchanges (a barrier round each) and block reductions through
   /// shared memory per row.
   int64_t exchangeRounds = 0, blockRounds = 0;
+  /// Split rows: exchanges between the row's clusters through global memory
+  /// (one per stage), and the f32 partial values one row leaves there (per
+  /// stage, cluster and reduced value).
+  int64_t gridRounds = 0, splitPartialFloatsPerRow = 0;
   /// Dependent rounds of global loads a thread waits for per row: the
   /// first read of the row (one round with registers staging, one per
   /// sweep otherwise), and the rereads of later regions (reread staging:
@@ -147,8 +157,9 @@ struct KernelPlan {
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
   /// Resident warps over the SM's maximum.
   double occupancy = 0;
-  /// Clusters that fit on the GPU at once.
-  int64_t coResidentClusters = 0;
+  /// Clusters that fit on the GPU at once, and groups of `splits` of them
+  /// (the most row groups one launch of a split-row kernel may have).
+  int64_t coResidentClusters = 0, coResidentGroups = 0;
   GridPolicy grid = GridPolicy::RowGroupPerCluster;
 
   /// Bytes of one CTA's slice of all row inputs.

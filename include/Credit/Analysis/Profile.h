@@ -62,6 +62,10 @@ struct ChipProfile {
   /// One cluster exchange (DSMEM stores to every peer and a release/acquire
   /// cluster barrier), by cluster size.
   std::map<int64_t, double> clusterExchangeUs;
+  /// One exchange between the clusters of a split row through global
+  /// memory: partial values stored, a release add on the row's counter, the
+  /// other clusters' acquire polls and loads of the partials.
+  double gridExchangeUs = 0;
 
   //===--- Launch --------------------------------------------------------===//
   /// A kernel launch in a stream or graph, to its last CTA's exit.

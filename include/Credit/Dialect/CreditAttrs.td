@@ -81,6 +81,11 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       the epilogue: `registers` (default), `shared` memory (the slice must
       fit in the shared memory a CTA can have on the target chip), or
       `reread` from global memory for every stage.
+    - `splits`: clusters that share a row (default 1). With more than one,
+      the row is cut into `splits` parts of `cluster` CTAs each; every
+      cluster reduces its part through distributed shared memory and the
+      parts' partial values meet in global memory (see credit.grid_reduce),
+      so a few long rows can use the whole GPU. It needs one row per CTA.
 
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
@@ -91,7 +96,8 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     Credit_Count:$elems,
     Credit_RowsCount:$rows,
     DefaultValuedParameter<"::mlir::credit::Staging",
-                           "::mlir::credit::Staging::Registers">:$staging
+                           "::mlir::credit::Staging::Registers">:$staging,
+    Credit_RowsCount:$splits
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -99,23 +105,27 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     /// The most elements per thread a tiling may name (a chip allows far
     /// fewer; see Credit/Analysis/Plan.h).
     static constexpr unsigned kMaxElems = 4096;
+    /// The most clusters that may share a row (a GPU holds every cluster of
+    /// a split row at once; see Credit/Analysis/Plan.h).
+    static constexpr unsigned kMaxSplits = 64;
     /// Threads of one CTA that work on the same row.
     unsigned getThreadsPerRow() const { return getThreads() / getRows(); }
     /// Elements of a row held by one CTA when the row is kept on chip.
     int64_t getElementsPerCta() const {
       return static_cast<int64_t>(getThreadsPerRow()) * getElems();
     }
-    /// Elements of a row the whole cluster covers in one sweep.
-    int64_t getElementsPerCluster() const {
-      return getElementsPerCta() * getCluster();
+    /// CTAs that share a row: the CTAs of all its clusters.
+    int64_t getCtasPerRow() const {
+      return static_cast<int64_t>(getCluster()) * getSplits();
     }
-    /// Elements of a row of length `n` that one CTA of the cluster owns: one
+    /// Elements of a row of length `n` that one CTA of the row owns: one
     /// sweep of `threads / rows * elems` elements with registers staging,
-    /// else enough whole sweeps to cover `ceil(n / cluster)` elements.
+    /// else enough whole sweeps to cover `ceil(n / (cluster * splits))`
+    /// elements.
     int64_t getSliceLength(int64_t n) const {
       if (getStaging() == Staging::Registers)
         return getElementsPerCta();
-      int64_t perCta = (n + getCluster() - 1) / getCluster();
+      int64_t perCta = (n + getCtasPerRow() - 1) / getCtasPerRow();
       return (perCta + getElementsPerCta() - 1) / getElementsPerCta() *
              getElementsPerCta();
     }

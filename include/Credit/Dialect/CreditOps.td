@@ -336,4 +336,68 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
   }];
 }
 
+def Credit_GridReduceOp : Credit_Op<"grid_reduce", [
+    AllTypesMatch<["values", "results"]>]> {
+  let summary = "combines CTA-uniform values across the clusters of a split row";
+  let description = [{
+    A row split over `splits` clusters: every cluster contributes `values`
+    that are the same in all threads of all its CTAs (a cluster reduction's
+    results), and every CTA receives the combination of all `splits`
+    contributions, in split order, so the whole row gets bit-identical
+    `results`.
+
+    Thread 0 of the CTA where `publish` holds (one per cluster) stores the
+    values into global memory at `partials[entry + split * K + k]` and adds
+    one to `counters[row]` with release semantics. Thread 0 of every CTA
+    then polls `counters[row]` with acquire loads until it reaches
+    `arrivals` (every cluster's contribution of this exchange is there),
+    combines the `splits` contributions, and hands the results to its CTA
+    through `scratch` at `offset` (K entries) and a CTA barrier.
+
+    The counter counts through all exchanges of a row: `arrivals` is the
+    count once this exchange is complete (`splits` times the exchanges so
+    far). On a row's last exchange `departures` is the number of CTAs
+    that poll it: each adds one more after reading, and the one that makes
+    the count `arrivals + departures` resets it to zero, so that the next
+    launch finds zeros. The clusters wait for each other: every cluster of
+    the launch must be resident, which the grid rule ensures. Every thread
+    of the CTA must execute the op.
+
+    ```mlir
+    %s = credit.grid_reduce [add] %a
+        partials(%p[%entry] : !llvm.ptr<1>) counters(%c[%row] : !llvm.ptr<1>)
+        split(%split) publish(%first)
+        scratch(%buf[%off] : memref<4xf32, #gpu.address_space<workgroup>>)
+        {splits = 4, arrivals = 4, departures = 16} : f32
+    ```
+  }];
+  let arguments = (ins Variadic<F32>:$values,
+                       LLVM_PointerInAddressSpace<1>:$partials,
+                       Index:$entry,
+                       LLVM_PointerInAddressSpace<1>:$counters,
+                       Index:$row,
+                       Index:$split,
+                       I1:$publish,
+                       Credit_WorkgroupScratch:$scratch,
+                       Index:$offset,
+                       ArrayAttr:$combiners,
+                       I32Attr:$splits,
+                       I64Attr:$arrivals,
+                       DefaultValuedAttr<I32Attr, "0">:$departures);
+  let results = (outs Variadic<F32>:$results);
+  let assemblyFormat = [{
+    custom<CombinerList>($combiners) $values
+    `partials` `(` $partials `[` $entry `]` `:` qualified(type($partials)) `)`
+    `counters` `(` $counters `[` $row `]` `:` qualified(type($counters)) `)`
+    `split` `(` $split `)` `publish` `(` $publish `)`
+    `scratch` `(` $scratch `[` $offset `]` `:` type($scratch) `)`
+    attr-dict `:` type($values)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The combiner kinds, one per value.
+    ::llvm::SmallVector<CombinerKind> getCombinerKinds();
+  }];
+}
+
 #endif // CREDIT_DIALECT_CREDITOPS_TD

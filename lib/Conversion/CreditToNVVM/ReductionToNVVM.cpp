@@ -1,4 +1,4 @@
-//===- ReductionToNVVM.cpp - block and cluster reductions -----------------===//
+//===- ReductionToNVVM.cpp - block, cluster and grid reductions -----------===//
 //
 // Part of the CREDIT project.
 //
@@ -204,10 +204,142 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
   }
 };
 
+/// One PTX instruction with side effects (never hoisted or merged):
+/// `result` is null for none.
+static Value createPtx(OpBuilder &b, Location loc, Type result,
+                       ValueRange operands, StringRef text,
+                       StringRef constraints) {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return result ? asmOp.getResult(0) : Value();
+}
+
+/// credit.grid_reduce: the publishing CTA of each cluster stores its values
+/// and counts itself in with a release add; thread 0 of every CTA polls the
+/// count with acquire loads, combines the contributions in split order and
+/// shares them through shared memory and a CTA barrier.
+struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GridReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    SmallVector<CombinerKind> kinds = op.getCombinerKinds();
+    int64_t numValues = kinds.size();
+    int64_t splits = op.getSplits();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Type f32 = rewriter.getF32Type();
+    auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+    Value scratch = adaptor.getScratch();
+    Value offset = adaptor.getOffset();
+
+    auto toI64 = [&](OpBuilder &b, Location l, Value index) -> Value {
+      return arith::IndexCastOp::create(b, l, i64, index);
+    };
+    auto partialAt = [&](OpBuilder &b, Location l, Value split, int64_t k) {
+      Value at = arith::AddIOp::create(
+          b, l, adaptor.getEntry(),
+          arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, split,
+                                          createIndex(b, l, numValues)),
+              createIndex(b, l, k)));
+      return LLVM::GEPOp::create(b, l, globalPtr, f32, adaptor.getPartials(),
+                                 ValueRange{toI64(b, l, at)});
+    };
+    Value counter = LLVM::GEPOp::create(rewriter, loc, globalPtr, i32,
+                                        adaptor.getCounters(),
+                                        ValueRange{toI64(rewriter, loc,
+                                                         adaptor.getRow())});
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value isLeader =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                              createIndex(rewriter, loc, 0));
+
+    // Publish: the values, then the count, ordered by the release.
+    Value publisher =
+        arith::AndIOp::create(rewriter, loc, isLeader, adaptor.getPublish());
+    ValueRange values = adaptor.getValues();
+    scf::IfOp::create(rewriter, loc, publisher, [&](OpBuilder &b, Location l) {
+      for (auto [k, value] : llvm::enumerate(values))
+        LLVM::StoreOp::create(b, l, value,
+                              partialAt(b, l, adaptor.getSplit(), k));
+      createPtx(b, l, Type(), {counter},
+                "red.release.gpu.global.add.u32 [$0], 1;", "l");
+      scf::YieldOp::create(b, l);
+    });
+
+    scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location l) {
+      // Wait for every cluster's contribution.
+      Value arrivals = arith::ConstantOp::create(
+          b, l, i32, b.getI32IntegerAttr(int32_t(op.getArrivals())));
+      scf::WhileOp::create(
+          b, l, TypeRange(), ValueRange(),
+          [&](OpBuilder &wb, Location wl, ValueRange) {
+            Value count =
+                createPtx(wb, wl, i32, {counter},
+                          "ld.acquire.gpu.global.u32 $0, [$1];", "=r,l");
+            Value waiting = arith::CmpIOp::create(
+                wb, wl, arith::CmpIPredicate::ult, count, arrivals);
+            scf::ConditionOp::create(wb, wl, waiting, ValueRange());
+          },
+          [&](OpBuilder &wb, Location wl, ValueRange) {
+            scf::YieldOp::create(wb, wl);
+          });
+      // Combine in split order, so that every CTA gets the same bits.
+      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        Value result;
+        for (int64_t s = 0; s < splits; ++s) {
+          Value entry = createPtx(b, l, f32, {partialAt(b, l, createIndex(b, l, s), k)},
+                                  "ld.relaxed.gpu.global.f32 $0, [$1];",
+                                  "=f,l");
+          result = result ? createCombine(b, l, kind, result, entry) : entry;
+        }
+        Value at = arith::AddIOp::create(b, l, offset, createIndex(b, l, k));
+        memref::StoreOp::create(b, l, result, scratch, at);
+      }
+      // The row's last exchange: count out, and the last CTA out resets
+      // the counter for the next launch.
+      if (int64_t departures = op.getDepartures()) {
+        Value old = createPtx(b, l, i32, {counter},
+                              "atom.relaxed.gpu.global.add.u32 $0, [$1], 1;",
+                              "=r,l");
+        Value last = arith::CmpIOp::create(
+            b, l, arith::CmpIPredicate::eq, old,
+            arith::ConstantOp::create(
+                b, l, i32,
+                b.getI32IntegerAttr(
+                    int32_t(op.getArrivals() + departures - 1))));
+        scf::IfOp::create(b, l, last, [&](OpBuilder &ib, Location il) {
+          createPtx(ib, il, Type(), {counter},
+                    "st.relaxed.gpu.global.u32 [$0], 0;", "l");
+          scf::YieldOp::create(ib, il);
+        });
+      }
+      scf::YieldOp::create(b, l);
+    });
+    gpu::BarrierOp::create(rewriter, loc);
+
+    SmallVector<Value> results;
+    for (int64_t k = 0; k < numValues; ++k) {
+      Value at = arith::AddIOp::create(rewriter, loc, offset,
+                                       createIndex(rewriter, loc, k));
+      results.push_back(memref::LoadOp::create(rewriter, loc, scratch, at));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::credit::populateCreditReductionToNVVMPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<BlockReduceLowering, ClusterReduceLowering>(
+  patterns.add<BlockReduceLowering, ClusterReduceLowering, GridReduceLowering>(
       patterns.getContext());
 }

@@ -113,6 +113,8 @@ void KernelEmitter::emitFinalize(RowState &state, ValueRange results) {
                        state.rowValid);
   if (plan.cluster > 1)
     writer = andOf(writer, cmp(arith::CmpIPredicate::eq, rank, index(0)));
+  if (plan.splits > 1)
+    writer = andOf(writer, cmp(arith::CmpIPredicate::eq, split, index(0)));
   emitIf(writer, [&] {
     for (auto [i, output] : llvm::enumerate(op.getScalarOutputs())) {
       Type element = elementTypeOf(output);
@@ -144,8 +146,14 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
              ? Value(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x))
              : index(0);
   clusterIndex = arith::DivUIOp::create(b, loc, blockId, index(plan.cluster));
-  sliceBase = mul(rank, index(plan.slice));
-  rowBegin = mul(clusterIndex, rowsPerCluster);
+  rowGroup = clusterIndex;
+  split = index(0);
+  if (plan.splits > 1) {
+    rowGroup = arith::DivUIOp::create(b, loc, clusterIndex, index(plan.splits));
+    split = arith::RemUIOp::create(b, loc, clusterIndex, index(plan.splits));
+  }
+  sliceBase = mul(add(mul(split, index(plan.cluster)), rank), index(plan.slice));
+  rowBegin = mul(rowGroup, rowsPerCluster);
   rowEnd = arith::MinUIOp::create(b, loc, add(rowBegin, rowsPerCluster), m);
 
   createOperandViews();
@@ -207,7 +215,8 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
 
 /// A symbol for the kernel of `op` under `plan`: workload, input type, N
 /// and the tiling (cluster, threads, elements per thread, rows per CTA when
-/// more than one, staging when not registers).
+/// more than one, clusters per row when more than one, staging when not
+/// registers).
 static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
   // The verifier makes workload names identifiers.
   std::string workload = op.getWorkload().value_or("rowwise").str();
@@ -220,6 +229,8 @@ static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
           .str();
   if (plan.rows > 1)
     name += llvm::formatv("r{0}", plan.rows).str();
+  if (plan.splits > 1)
+    name += llvm::formatv("s{0}", plan.splits).str();
   if (plan.staging != Staging::Registers)
     name += "_" + stringifyStaging(plan.staging).str();
   return name;

@@ -39,7 +39,7 @@ void KernelEmitter::accumulateColumnSum(RowState &state, unsigned q,
                     : added;
     return;
   }
-  Value at = add(mul(clusterIndex, index(plan.n)), pos.column);
+  Value at = add(mul(rowGroup, index(plan.n)), pos.column);
   Value view = columnSumViews[q];
   emitIf(pos.valid, [&] {
     // The cluster's first row starts the sum; later rows add to it.
@@ -65,9 +65,9 @@ void KernelEmitter::accumulateColumnSum(RowState &state, unsigned q,
 void KernelEmitter::finishColumnSums(ValueRange sums) {
   if (plan.numColumnSums == 0)
     return;
-  Value blockBase = mul(clusterIndex, index(plan.n));
-  // Register sums go out once, after the last row; every cluster writes its
-  // block, zeros if it had no rows.
+  Value blockBase = mul(rowGroup, index(plan.n));
+  // Register sums go out once, after the last row; every row group writes
+  // its block, zeros if it had no rows.
   if (columnSumsInRegisters()) {
     for (unsigned q = 0; q < plan.numColumnSums; ++q)
       for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {

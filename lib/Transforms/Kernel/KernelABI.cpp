@@ -3,7 +3,8 @@
 // Part of the CREDIT project.
 //
 // The launch ABI: one bare global pointer per operand, a 64-bit row stride
-// after each row-shaped pointer, then m and rows_per_cluster. The manifest
+// after each row-shaped pointer, for split rows the runtime's partial-value
+// and counter buffers, then m and rows_per_cluster. The manifest
 // records it with the plan the kernel was built from.
 //
 //===----------------------------------------------------------------------===//
@@ -51,6 +52,14 @@ void KernelEmitter::createParameters() {
   addPointers(op.getScalarOutputs(), "scalar_out", "scalar_output", "m", false);
   addPointers(op.getColumnSumOutputs(), "colsum_out", "column_sum_output",
               "p,n", false);
+  if (plan.splits > 1) {
+    // f32 [m, split_partial_floats_per_row], and i32 [m] that are zero
+    // before the first launch (every launch leaves them zero).
+    params.push_back({"split_partials", "ptr", "split_partials",
+                      b.getF32Type(), "m,split_partial_floats_per_row"});
+    params.push_back(
+        {"split_counters", "ptr", "split_counters", b.getI32Type(), "m"});
+  }
   params.push_back({"m", "i64", "m", Type(), ""});
   params.push_back({"rows_per_cluster", "i64", "rows_per_cluster", Type(), ""});
 }
@@ -73,6 +82,10 @@ void KernelEmitter::bindParameters(Block &entry) {
   takePointers(op.getOutputs(), pointers.outputs, &outputStrides);
   takePointers(op.getScalarOutputs(), pointers.scalarOutputs, nullptr);
   takePointers(op.getColumnSumOutputs(), pointers.columnSums, nullptr);
+  if (plan.splits > 1) {
+    pointers.splitPartials = args[next++];
+    pointers.splitCounters = args[next++];
+  }
   Value m64 = args[next++];
   rowsPerCluster = toIndex(args[next++]);
   m = toIndex(m64);
@@ -101,14 +114,14 @@ void KernelEmitter::createOperandViews() {
   for (auto [ptr, operand] :
        llvm::zip(pointers.scalarOutputs, op.getScalarOutputs()))
     scalarOutputViews.push_back(view(ptr, elementTypeOf(operand), m));
-  // One block of N column sums per cluster of the grid.
-  Value numClusters = arith::DivUIOp::create(
+  // One block of N column sums per row group of the grid.
+  Value numGroups = arith::DivUIOp::create(
       b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
-      index(plan.cluster));
+      index(plan.ctasPerRow));
   for (auto [ptr, operand] :
        llvm::zip(pointers.columnSums, op.getColumnSumOutputs()))
     columnSumViews.push_back(
-        view(ptr, elementTypeOf(operand), mul(numClusters, index(n))));
+        view(ptr, elementTypeOf(operand), mul(numGroups, index(n))));
 }
 
 DictionaryAttr KernelEmitter::getManifest(
@@ -140,23 +153,27 @@ DictionaryAttr KernelEmitter::getManifest(
   };
   // The grid rule, in words the runtime implements (launcher.py).
   StringRef clusters, rowsRule;
+  // A split row's clusters wait for each other: every cluster of the grid
+  // must be resident (groups <= floor(active clusters / clusters_per_row)).
   switch (plan.grid) {
   case GridPolicy::RowGroupPerCluster:
     clusters = "ceil(m / rows_per_cluster)";
     rowsRule = "rows_per_cta";
     break;
   case GridPolicy::OneWave:
-    clusters = "ceil(m / rows_per_cluster)";
-    rowsRule = "ceil(m / active clusters), a multiple of rows_per_cta";
+    clusters = "ceil(m / rows_per_cluster) * clusters_per_row";
+    rowsRule = "ceil(m / floor(active clusters / clusters_per_row)), a "
+               "multiple of rows_per_cta";
     break;
   case GridPolicy::RowBlocks:
-    clusters = "p";
+    clusters = "p * clusters_per_row";
     rowsRule = "ceil(m / p)";
     break;
   }
   SmallVector<NamedAttribute> grid = {
       entry("policy", str(stringifyGridPolicy(plan.grid))),
       entry("ctas_per_cluster", i64(plan.cluster)),
+      entry("clusters_per_row", i64(plan.splits)),
       entry("rows_per_cta", i64(plan.rows)),
       entry("clusters", str(clusters)),
       entry("rows_per_cluster", str(rowsRule)),
@@ -171,6 +188,7 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("staging", str(stringifyStaging(plan.staging))),
       entry("slice", i64(plan.slice)),
       entry("sweeps", i64(plan.sweeps)),
+      entry("splits", i64(plan.splits)),
   };
   SmallVector<NamedAttribute> planFields = {
       entry("compulsory_bytes_per_row", i64(plan.compulsoryBytesPerRow)),
@@ -178,6 +196,8 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("broadcast_bytes_per_row", i64(plan.broadcastBytesPerRow)),
       entry("dsmem_bytes_per_row", i64(plan.dsmemBytesPerRow)),
       entry("exchange_rounds", i64(plan.exchangeRounds)),
+      entry("grid_rounds", i64(plan.gridRounds)),
+      entry("split_partial_floats_per_row", i64(plan.splitPartialFloatsPerRow)),
       entry("block_rounds", i64(plan.blockRounds)),
       entry("dram_rounds", i64(plan.dramRounds)),
       entry("reread_rounds", i64(plan.rereadRounds)),
@@ -194,6 +214,7 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("occupancy_limit", str(stringifyOccupancyLimit(plan.occupancyLimit))),
       entry("occupancy", f64(plan.occupancy)),
       entry("co_resident_clusters", i64(plan.coResidentClusters)),
+      entry("co_resident_groups", i64(plan.coResidentGroups)),
   };
   // [min, max] row counts; null: no upper bound.
   SmallVector<Attribute> ranges;

@@ -169,12 +169,17 @@ private:
   void createScratch();
   /// References to the scratch from the kernel body.
   void bindScratch();
+  /// Split rows: combines a stage's cluster-wide `values` over the row's
+  /// clusters.
+  SmallVector<Value> emitGridReduce(unsigned stage, RowState &state,
+                                    ValueRange values, ArrayAttr combiners);
   /// Kernel entry: every CTA announces that it has started.
   void emitClusterStart();
   /// Kernel exit: a cluster that had no rows completes the start barrier.
   void emitClusterEnd();
   /// Reduction stage `stage` of the current row: partial values over the
-  /// slice, then the block and cluster reductions.
+  /// slice, then the block and cluster reductions, and for split rows the
+  /// exchange between the row's clusters.
   SmallVector<Value> emitStage(unsigned stage, RowState &state,
                                ValueRange results);
 
@@ -213,16 +218,23 @@ private:
   struct {
     SmallVector<Value> inputs, broadcasts, scalars, outputs, scalarOutputs,
         columnSums;
+    /// Split rows: the partial values and arrival counters in global memory.
+    Value splitPartials, splitCounters;
   } pointers;
   Value m, rowsPerCluster;
-  Value threadInRow, rowInCta, rank, clusterIndex, sliceBase, rowBegin, rowEnd;
+  /// The CTA's rank in its cluster, its cluster's index in the grid, the
+  /// row group the cluster works on with the other clusters of its rows
+  /// (the cluster itself without split rows) and its part of those rows.
+  Value threadInRow, rowInCta, rank, clusterIndex, rowGroup, split;
+  Value sliceBase, rowBegin, rowEnd;
   SmallVector<Value> inputViews, inputStrides, broadcastViews, scalarViews,
       outputViews, outputStrides, scalarOutputViews, columnSumViews;
   SmallVector<Value> stagedViews;
   /// Registers staging: broadcast chunks loaded once, [input][chunk].
   SmallVector<SmallVector<Value>> broadcastRegisters;
-  memref::GlobalOp blockScratchGlobal, clusterScratchGlobal;
-  Value blockScratch, clusterScratch;
+  memref::GlobalOp blockScratchGlobal, clusterScratchGlobal,
+      gridScratchGlobal;
+  Value blockScratch, clusterScratch, gridScratch;
 };
 
 /// "f32", "bf16", ... for manifests and kernel names.

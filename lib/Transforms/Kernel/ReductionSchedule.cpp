@@ -3,8 +3,10 @@
 // Part of the CREDIT project.
 //
 // Each reduction stage combines per-thread partial values over the slice,
-// then across the CTA (credit.block_reduce) and across the cluster
-// (credit.cluster_reduce). All cluster synchronization is decided here.
+// then across the CTA (credit.block_reduce), across the cluster
+// (credit.cluster_reduce) and, for a row split over several clusters,
+// across those clusters (credit.grid_reduce). All cluster and grid
+// synchronization is decided here.
 //
 // Barrier discipline (cluster > 1):
 //  - every thread arrives (relaxed) at a cluster barrier when it starts and
@@ -17,6 +19,17 @@
 //    shared memory precedes that CTA's last wait: no CTA exits while a peer
 //    can still touch its shared memory. A cluster without rows completes
 //    the start barrier before it exits.
+//
+// Split rows (splits > 1): the clusters of a row group meet once per stage
+// through global memory. Each cluster's rank 0 publishes its values in the
+// row's slot for the stage (a slot per row and stage: nothing is reused
+// within a launch) and counts itself in on the row's counter; every CTA
+// waits for the count of the stage. The count only grows within a row, so
+// waiting for `(stage + 1) * splits` arrivals is exact; after the last
+// stage every CTA counts itself out and the last one resets the counter.
+// The wait needs every cluster of the grid resident: the grid rule caps
+// the row groups at the resident clusters over `splits` (buildPlan
+// refuses a tiling when not even one group fits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +62,9 @@ void KernelEmitter::createScratch() {
   if (plan.clusterScratchFloats)
     clusterScratchGlobal =
         addScratch("credit_cluster_scratch", plan.clusterScratchFloats);
+  if (plan.gridScratchFloats)
+    gridScratchGlobal =
+        addScratch("credit_grid_scratch", plan.gridScratchFloats);
 }
 
 void KernelEmitter::bindScratch() {
@@ -59,6 +75,9 @@ void KernelEmitter::bindScratch() {
     clusterScratch = memref::GetGlobalOp::create(
         b, loc, clusterScratchGlobal.getType(),
         clusterScratchGlobal.getSymName());
+  if (gridScratchGlobal)
+    gridScratch = memref::GetGlobalOp::create(
+        b, loc, gridScratchGlobal.getType(), gridScratchGlobal.getSymName());
 }
 
 void KernelEmitter::emitClusterStart() {
@@ -131,7 +150,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
       blockOffset, combiners, b.getI32IntegerAttr(plan.threadsPerRow));
   SmallVector<Value> values(blockReduce.getResults());
   if (plan.cluster == 1)
-    return values;
+    return plan.splits > 1 ? emitGridReduce(stage, state, values, combiners)
+                           : values;
 
   // Before the first store into a peer's shared memory, wait until every
   // CTA of the cluster has started (the arrive was issued at kernel entry).
@@ -143,5 +163,37 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
       b, loc, ValueRange(values).getTypes(), values, clusterScratch,
       bufferOffset(plan.cluster * plan.stageWidth), combiners,
       b.getI32IntegerAttr(plan.cluster));
-  return SmallVector<Value>(clusterReduce.getResults());
+  values.assign(clusterReduce.getResults().begin(),
+                clusterReduce.getResults().end());
+  if (plan.splits > 1)
+    return emitGridReduce(stage, state, values, combiners);
+  return values;
+}
+
+SmallVector<Value> KernelEmitter::emitGridReduce(unsigned stage,
+                                                 RowState &state,
+                                                 ValueRange values,
+                                                 ArrayAttr combiners) {
+  // The row's slot for this stage: after the earlier stages' slots, each
+  // `splits` times its values wide.
+  int64_t stageOffset = 0;
+  for (unsigned earlier = 0; earlier < stage; ++earlier)
+    stageOffset += plan.splits * op.getStageCombiners(earlier).size();
+  Value entry = add(mul(state.row, index(plan.splitPartialFloatsPerRow)),
+                    index(stageOffset));
+  Value publish =
+      plan.cluster > 1
+          ? cmp(arith::CmpIPredicate::eq, rank, index(0))
+          : Value(arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  Value offset =
+      mul(add(mul(state.parity, index(plan.numStages)), index(stage)),
+          index(plan.stageWidth));
+  bool last = stage + 1 == plan.numStages;
+  auto gridReduce = GridReduceOp::create(
+      b, loc, values.getTypes(), values, pointers.splitPartials, entry,
+      pointers.splitCounters, state.row, split, publish, gridScratch, offset,
+      combiners, b.getI32IntegerAttr(plan.splits),
+      b.getI64IntegerAttr(int64_t(stage + 1) * plan.splits),
+      b.getI32IntegerAttr(last ? plan.ctasPerRow : 0));
+  return SmallVector<Value>(gridReduce.getResults());
 }

@@ -60,7 +60,7 @@ ChunkPosition KernelEmitter::getChunkPosition(Value sweep, int64_t chunk,
       add(mul(sweep, index(plan.threadsPerRow * plan.elems)), inSweep);
   Value column = add(sliceBase, local);
   Value inRange;
-  if (plan.cluster * plan.slice != plan.n)
+  if (plan.ctasPerRow * plan.slice != plan.n)
     inRange = cmp(arith::CmpIPredicate::slt, column, index(plan.n));
   return {local, column, inRange, andOf(rowValid, inRange)};
 }

@@ -1,9 +1,11 @@
-"""Runs one kernel per workload (bf16, N = 8192, cluster 8) through the API,
-for compute-sanitizer (memcheck, racecheck, synccheck) to watch."""
+"""Runs one kernel per workload (bf16, N = 8192, cluster 8) and one with its
+rows split over four clusters through the API, for compute-sanitizer
+(memcheck, racecheck, synccheck) to watch."""
 
 import torch
 
 import credit
+import credit.ops
 from credit import suites
 
 from .test_correctness import run_case
@@ -12,12 +14,13 @@ from .test_correctness import run_case
 def main():
     generator = torch.Generator(device="cuda")
     generator.seed()
-    for name in credit.WORKLOADS:
-        case = suites.Case(name, "bf16", 8192, 8, 5)
-        with credit.cluster_size(8):
+    for case in suites.sanitizer_cases():
+        forcing = credit.ops.force_tiling(case.tiling) if case.tiling else \
+            credit.cluster_size(case.cluster)
+        with forcing:
             run_case(case, generator)
         torch.cuda.synchronize()
-        print(f"ran {name}")
+        print(f"ran {case.id}")
 
 
 if __name__ == "__main__":

@@ -150,7 +150,9 @@ def run_case(case, generator):
 def test_workload(case):
     generator = torch.Generator(device="cuda")
     generator.seed()
-    with credit.cluster_size(case.cluster):
+    forcing = credit.ops.force_tiling(case.tiling) if case.tiling else \
+        credit.cluster_size(case.cluster)
+    with forcing:
         results = run_case(case, generator)
     torch.cuda.synchronize()
     for name, out, ref in results:
@@ -158,3 +160,36 @@ def test_workload(case):
                 "f32" if out.dtype == torch.float32 and name in
                 ("mean", "rstd", "loss", "scale", "dw") and case.dtype != "f32"
                 else case.dtype)
+
+
+SPLIT_SOFTMAX = suites.split_tiling("bf16", 100000, 2, 4)
+
+
+def test_split_rows_relaunch_and_graph():
+    """A split-row kernel leaves its arrival counters zero: launches of
+    different row counts in a row, and CUDA graph replays, all match the
+    reference."""
+    generator = torch.Generator(device="cuda")
+    generator.seed()
+
+    def fresh(m):
+        return torch.randn(m, 100000, generator=generator, device="cuda",
+                           dtype=torch.float32).to(torch.bfloat16)
+
+    with credit.ops.force_tiling(SPLIT_SOFTMAX):
+        for m in (8, 3, 8, 1, 37, 5):
+            x = fresh(m)
+            compare(f"m={m}", credit.softmax(x),
+                    reference.softmax(x.double())[0], "bf16")
+        static = fresh(6)
+        credit.softmax(static)  # compiled and loaded before the capture
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = credit.softmax(static)
+        for _ in range(3):
+            static.copy_(fresh(6))
+            graph.replay()
+            torch.cuda.synchronize()
+            compare("graph", out, reference.softmax(static.double())[0],
+                    "bf16")
