@@ -2,12 +2,14 @@
 # Runs on the GPU machine, from the repository root, with the kernels built
 # here beforehand (carry artifacts/):
 #   python3 -m credit.build --out artifacts/gpu --suite gpu      (in python/)
+# ($LIBRARY names another folder of artifacts/, e.g. split for --suite
+# split.)
 # Runs the GPU correctness suite ($TESTS, default
 # tests/gpu/test_correctness.py), then compute-sanitizer (memcheck,
 # racecheck, synccheck) over one kernel per workload at cluster 8, and
 # prints a short summary. Full logs go to $OUT (or /tmp).
 set -uo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" gpu
+source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" "${LIBRARY:-gpu}"
 cd "$ROOT/python"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader

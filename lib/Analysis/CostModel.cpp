@@ -135,7 +135,7 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       double(plan.blockRounds) *
           (profile.blockReduceUs + profile.blockReducePerWarpUs * plan.warps) +
       double(plan.exchangeRounds) * profile.getClusterExchangeUs(plan.cluster) +
-      double(plan.gridRounds) * profile.gridExchangeUs +
+      double(plan.gridRounds) * profile.getGridExchangeUs(plan.splits) +
       ownOps / profile.threadOpsPerUs;
   if (plan.grid == GridPolicy::RowGroupPerCluster)
     result.latencyUs += profile.ctaLaunchUs;

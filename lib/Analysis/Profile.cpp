@@ -178,6 +178,9 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
   profile.gridExchangeUs = object->get("grid_exchange_us")
                                ? read.number("grid_exchange_us", true)
                                : 4 * profile.l2LatencyUs;
+  if (object->get("grid_exchange_per_cluster_us"))
+    profile.gridExchangePerClusterUs =
+        read.number("grid_exchange_per_cluster_us", true);
   // Measured residency is optional: without it the SMs are one pool.
   if (object->get("active_clusters")) {
     if (const llvm::json::Object *active = read.bySize("active_clusters")) {

@@ -153,11 +153,15 @@ class LoadedKernel:
             import torch
             rows = max(m, 2 * buffers[0] if buffers else 64)
             device = torch.device("cuda", self.device_ordinal)
-            partials = torch.empty(rows * self.manifest.split_partial_floats,
-                                   dtype=torch.float32, device=device)
-            counters = torch.zeros(rows, dtype=torch.int32, device=device)
-            # The zeros must be there before the kernel runs on `stream`.
-            torch.cuda.synchronize(device)
+            # Zeroed on `stream` itself, so that the kernel finds zeros
+            # without a host synchronization (and within a CUDA graph
+            # capture, where the zeroing becomes part of the graph).
+            with torch.cuda.stream(torch.cuda.ExternalStream(stream,
+                                                             device=device)):
+                partials = torch.empty(
+                    rows * self.manifest.split_partial_floats,
+                    dtype=torch.float32, device=device)
+                counters = torch.zeros(rows, dtype=torch.int32, device=device)
             if buffers is not None:
                 self._retired.append(buffers)
             buffers = (rows, partials, counters)

@@ -88,21 +88,29 @@ def tiling_id(tiling: str) -> str:
 def split_cases() -> list[Case]:
     """Rows split over clusters, for every workload and dtype: registers
     staging with one and several rows per group of clusters, shared
-    staging, and reread staging of odd rows up to 2^21 + 1 elements."""
+    staging, and reread staging of odd rows up to 2^21 + 1 elements.
+    Column sums keep each of their 64 row blocks' clusters resident at
+    once, so their splits use one-CTA clusters of at most 256 threads and
+    no shared staging (which would leave one CTA per SM)."""
     cases = []
     for name in WORKLOADS:
+        sums = bool(WORKLOADS[name].column_sums)
+        cluster = 1 if sums else 2
         for dtype in DTYPES:
-            cases.append(Case(name, dtype, 100000, 0, 1,
-                              tiling=split_tiling(dtype, 100000, 2, 4)))
+            cases.append(Case(name, dtype, 100000, 0, 1, tiling=split_tiling(
+                dtype, 100000, cluster, 4)))
             cases.append(Case(name, dtype, 300000, 0, 8, tiling=split_tiling(
-                dtype, 300000, 2, 16, "shared", 512)))
+                dtype, 300000, cluster, 8 if sums else 16,
+                "reread" if sums else "shared", 256 if sums else 512)))
             cases.append(Case(name, dtype, 2 ** 21 + 1, 0, 3,
-                              tiling=split_tiling(dtype, 2 ** 21 + 1, 4, 8,
-                                                  "reread", 1024)))
-        # More rows than resident groups of 16 clusters: each group loops.
-        cases.append(Case(name, "bf16", 65536, 0, 37,
-                          tiling=split_tiling("bf16", 65536, 2, 16,
-                                              threads=128)))
+                              tiling=split_tiling(dtype, 2 ** 21 + 1,
+                                                  1 if sums else 4,
+                                                  4 if sums else 8, "reread",
+                                                  256 if sums else 1024)))
+        # More rows than resident groups: each group loops over rows.
+        cases.append(Case(name, "bf16", 65536, 0, 37, tiling=split_tiling(
+            "bf16", 65536, cluster, 4 if sums else 16,
+            "reread" if sums else "registers", 256 if sums else 128)))
     return cases
 
 
@@ -191,12 +199,14 @@ def _bench_requests(points) -> list[Request]:
 
 def sanitizer_cases() -> list[Case]:
     """One kernel per workload at cluster 8, and one with rows split over
-    four clusters of two, for compute-sanitizer."""
+    four clusters (of two CTAs; of one with column sums), for
+    compute-sanitizer."""
     cases = []
     for name in WORKLOADS:
+        cluster = 1 if WORKLOADS[name].column_sums else 2
         cases.append(Case(name, "bf16", 8192, 8, 5))
         cases.append(Case(name, "bf16", 100000, 0, 3,
-                          tiling=split_tiling("bf16", 100000, 2, 4)))
+                          tiling=split_tiling("bf16", 100000, cluster, 4)))
     return cases
 
 

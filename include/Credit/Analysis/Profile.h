@@ -62,10 +62,17 @@ struct ChipProfile {
   /// One cluster exchange (DSMEM stores to every peer and a release/acquire
   /// cluster barrier), by cluster size.
   std::map<int64_t, double> clusterExchangeUs;
-  /// One exchange between the clusters of a split row through global
-  /// memory: partial values stored, a release add on the row's counter, the
-  /// other clusters' acquire polls and loads of the partials.
-  double gridExchangeUs = 0;
+  /// One exchange between the `splits` clusters of a split row through
+  /// global memory (partial values stored, a release add on the row's
+  /// counter, every CTA's acquire polls and its loads of the partials):
+  /// `gridExchangeUs + gridExchangePerClusterUs * splits`.
+  double gridExchangeUs = 0, gridExchangePerClusterUs = 0;
+
+  /// The exchange between `splits` clusters of a row.
+  double getGridExchangeUs(int64_t splits) const {
+    return splits > 1 ? gridExchangeUs + gridExchangePerClusterUs * splits
+                      : 0;
+  }
 
   //===--- Launch --------------------------------------------------------===//
   /// A kernel launch in a stream or graph, to its last CTA's exit.

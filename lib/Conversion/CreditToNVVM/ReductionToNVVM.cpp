@@ -291,15 +291,19 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
           [&](OpBuilder &wb, Location wl, ValueRange) {
             scf::YieldOp::create(wb, wl);
           });
-      // Combine in split order, so that every CTA gets the same bits.
+      // Every contribution is loaded before any is combined (the loads
+      // overlap), then they are combined in split order, so that every CTA
+      // gets the same bits.
+      SmallVector<SmallVector<Value>> entries(numValues);
+      for (int64_t s = 0; s < splits; ++s)
+        for (int64_t k = 0; k < numValues; ++k)
+          entries[k].push_back(
+              createPtx(b, l, f32, {partialAt(b, l, createIndex(b, l, s), k)},
+                        "ld.relaxed.gpu.global.f32 $0, [$1];", "=f,l"));
       for (auto [k, kind] : llvm::enumerate(kinds)) {
-        Value result;
-        for (int64_t s = 0; s < splits; ++s) {
-          Value entry = createPtx(b, l, f32, {partialAt(b, l, createIndex(b, l, s), k)},
-                                  "ld.relaxed.gpu.global.f32 $0, [$1];",
-                                  "=f,l");
-          result = result ? createCombine(b, l, kind, result, entry) : entry;
-        }
+        Value result = entries[k].front();
+        for (Value entry : ArrayRef<Value>(entries[k]).drop_front())
+          result = createCombine(b, l, kind, result, entry);
         Value at = arith::AddIOp::create(b, l, offset, createIndex(b, l, k));
         memref::StoreOp::create(b, l, result, scratch, at);
       }

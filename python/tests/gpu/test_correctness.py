@@ -17,7 +17,8 @@ from credit import reference, suites
 TORCH_DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16,
                 "f16": torch.float16}
 TOLERANCE = {"f32": 1e-5, "bf16": 1e-2, "f16": 1e-2}
-CASES = suites.gpu_cases()
+SPLIT_CASES = suites.split_cases()
+CASES = [case for case in suites.gpu_cases() if case not in SPLIT_CASES]
 
 
 def rows(case, generator, positive=False):
@@ -63,10 +64,20 @@ def compare(name, out, ref, dtype):
         f"{name}: infinities differ from the reference"
     assert torch.equal(out[ref_inf], ref[ref_inf]), f"{name}: wrong infinity"
     finite = torch.isfinite(ref)
-    diff = (out[finite] - ref[finite]).norm()
-    scale = ref[finite].norm()
-    error = float(diff / scale) if scale > 0 else float(diff)
-    assert error < TOLERANCE[dtype], f"{name}: relative error {error:.3g}"
+    error = _relative_error(out[finite], ref[finite])
+    # 16-bit storage: within the rounding of the storage type itself (f16
+    # softmax probabilities of rows of 2M elements are subnormal).
+    limit = TOLERANCE[dtype]
+    if dtype != "f32":
+        rounded = ref[finite].to(TORCH_DTYPES[dtype]).double()
+        limit = max(limit, 2 * _relative_error(rounded, ref[finite]))
+    assert error < limit, f"{name}: relative error {error:.3g}"
+
+
+def _relative_error(out, ref) -> float:
+    diff = (out - ref).norm()
+    scale = ref.norm()
+    return float(diff / scale) if scale > 0 else float(diff)
 
 
 def run_case(case, generator):
@@ -148,6 +159,16 @@ def run_case(case, generator):
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_workload(case):
+    check_case(case)
+
+
+@pytest.mark.parametrize("case", SPLIT_CASES, ids=[c.id for c in SPLIT_CASES])
+def test_split_rows(case):
+    """Rows split over several clusters that meet in global memory."""
+    check_case(case)
+
+
+def check_case(case):
     generator = torch.Generator(device="cuda")
     generator.seed()
     forcing = credit.ops.force_tiling(case.tiling) if case.tiling else \

@@ -1,0 +1,81 @@
+"""Experiment of 2026-12-01: rows split over clusters, measured tiling by
+tiling, to calibrate the cost model's split-row terms.
+
+    python split_sweep.py build OUT          # CPU: the candidates' kernels
+    python split_sweep.py time OUT RESULT    # GPU: CUDA-graph times
+
+`build` asks the cost model for every candidate of each point and keeps
+the 12 fastest predicted split tilings and the 6 fastest without splits at
+M = 1 and M = 8, compiles them into OUT and writes OUT/sweep.json. `time`
+checks each tiling against float64 and times it at M = 1, 4, 8, 32 with the
+benchmark's CUDA-graph timing.
+"""
+import json, math, os, pathlib, sys
+
+POINTS = [(w, "bf16", n) for w in ("softmax", "rmsnorm", "cross_entropy")
+          for n in (128256, 262144, 1048576)]
+ROWS = (1, 4, 8, 32)
+
+
+def build(out):
+    from credit import costmodel
+    from credit.build import build as build_requests
+    from credit.compiler import Request
+    from credit.workloads import WORKLOADS
+    chosen, requests = {}, []
+    for w, d, n in POINTS:
+        keep = []
+        for m in (1, 8):
+            cands = costmodel.predict([(w, d, n, m)])[0]["candidates"]
+            split = [t for t in cands if "splits" in t][:12]
+            plain = [t for t in cands if "splits" not in t][:6]
+            keep += [t for t in split + plain if t not in keep]
+        chosen[f"{w}/{d}/{n}"] = keep
+        requests += [Request(w, d, n, 0, WORKLOADS[w].eps, tiling=t)
+                     for t in keep]
+    build_requests(list(dict.fromkeys(requests)), out, os.cpu_count() or 2, "bin")
+    pathlib.Path(out, "sweep.json").write_text(json.dumps(chosen, indent=1))
+
+
+def time(out, result):
+    import torch
+    import credit.ops
+    from credit import bench, suites
+    os.environ["CREDIT_ARTIFACTS"] = os.path.abspath(out)
+    chosen = json.loads(pathlib.Path(out, "sweep.json").read_text())
+    refs = bench._references()
+    rows = []
+    for key, tilings in chosen.items():
+        w, d, n = key.split("/")
+        n = int(n)
+        fn = bench._credit_fn(w)
+        for m in ROWS:
+            torch.manual_seed(m + n)
+            point = suites.Point(w, d, m, n)
+            args = bench._inputs(point, torch)
+            ref = refs[w](*[a.double() if a.is_floating_point() else a
+                            for a in args])
+            nbytes = sum(t.numel() * t.element_size() for t in args)
+            sets = [args] + [bench._inputs(point, torch) for _ in range(
+                max(1, min(32, math.ceil((256 << 20) / nbytes))) - 1)]
+            for tiling in tilings:
+                with credit.ops.force_tiling(tiling):
+                    try:
+                        err = bench._error(fn(*args), ref)
+                        us = bench.time_graph(torch, fn, sets) * 1e3 \
+                            if err < 1e-2 else None
+                    except Exception as e:  # recorded
+                        err, us = str(e)[:200], None
+                rows.append({"workload": w, "dtype": d, "m": m, "n": n,
+                             "tiling": tiling, "us": us, "error": err})
+            best = min((r for r in rows[-len(tilings):] if r["us"]),
+                       key=lambda r: r["us"])
+            print(f"{w} {m}x{n}: best {best['us']:.1f} us {best['tiling']}",
+                  flush=True)
+            del sets, args
+            torch.cuda.empty_cache()
+    pathlib.Path(result).write_text(json.dumps({"rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    {"build": build, "time": time}[sys.argv[1]](*sys.argv[2:])
