@@ -70,3 +70,45 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
   %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
   return %r#0, %r#1 : f32, f32
 }
+
+// -----
+
+// Split rows: the publisher stores its values and counts itself in with a
+// release add; thread 0 polls with acquire loads until every cluster has
+// arrived, loads every contribution before combining them in split order,
+// and hands the result to the CTA through shared memory and a barrier.
+// CHECK-LABEL: func.func @grid
+// CHECK-NOT: credit.grid_reduce
+// CHECK: scf.if
+// CHECK: llvm.store
+// CHECK: red.release.gpu.global.add.u32
+// CHECK: scf.while
+// CHECK: ld.acquire.gpu.global.u32
+// CHECK: arith.cmpi ult
+// CHECK-COUNT-3: ld.relaxed.gpu.global.f32
+// CHECK: arith.maximumf
+// CHECK: arith.maximumf
+// CHECK: memref.store
+// CHECK-NOT: atom.relaxed
+// CHECK: gpu.barrier
+// CHECK: memref.load
+func.func @grid(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
+  %r = credit.grid_reduce [max] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 3 : i32, arrivals = 3 : i64} : f32
+  return %r : f32
+}
+
+// -----
+
+// A row's last exchange: every CTA counts itself out after reading, and the
+// one that completes the count (arrivals + departures) resets it to zero.
+// CHECK-LABEL: func.func @grid_last
+// CHECK: red.release.gpu.global.add.u32
+// CHECK: ld.acquire.gpu.global.u32
+// CHECK: atom.relaxed.gpu.global.add.u32
+// CHECK: arith.constant 11 : i32
+// CHECK: st.relaxed.gpu.global.u32 [$0], 0;
+// CHECK: gpu.barrier
+func.func @grid_last(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
+  %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 2 : i32, arrivals = 4 : i64, departures = 8 : i32} : f32
+  return %r : f32
+}

@@ -110,3 +110,18 @@ func.func @candidate_time() attributes {c = #credit.cost<rows = 4096, profitable
 // expected-error @+2 {{expected ::mlir::credit::CombinerKind to be one of: add, max, min}}
 // expected-error @+1 {{failed to parse Credit_CombinerKindAttr parameter 'value'}}
 func.func @combiner_kind() attributes {k = #credit.combiner<mul>}
+
+// -----
+
+// expected-error @+1 {{clusters per row (splits) must be from 1 to 64, got 0}}
+func.func @splits_zero() attributes {t = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 4, splits = 0>}
+
+// -----
+
+// expected-error @+1 {{clusters per row (splits) must be from 1 to 64, got 65}}
+func.func @splits_many() attributes {t = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 4, splits = 65>}
+
+// -----
+
+// expected-error @+1 {{a row split over 2 clusters needs one row per CTA, got 2}}
+func.func @splits_rows() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, rows = 2, splits = 2>}

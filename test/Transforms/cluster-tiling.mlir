@@ -204,3 +204,51 @@ func.func @two_rows(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tensor<?x51
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
   return %r : tensor<?x512xf32>
 }
+
+// -----
+
+// A row split over 4 clusters of 2 CTAs: each CTA owns the slice at
+// (split * 2 + rank) * 2048, the clusters of a row group meet once per
+// stage through global memory (the row's slot after the earlier stages';
+// the last stage counts every CTA out), the launcher supplies the partial
+// and counter buffers, and only split 0's rank 0 writes per-row outputs.
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n16384_c2t256e8s4 = {
+// CHECK-SAME: clusters = "ceil(m / rows_per_cluster) * clusters_per_row", clusters_per_row = 4 : i64
+// CHECK-SAME: {dtype = "f32", kind = "ptr", name = "split_partials", role = "split_partials", shape = "m,split_partial_floats_per_row"}, {dtype = "i32", kind = "ptr", name = "split_counters", role = "split_counters", shape = "m"}, {kind = "i64", name = "m", role = "m"}
+// CHECK-SAME: co_resident_groups = {{[0-9]+}}
+// CHECK-SAME: grid_rounds = 2 : i64
+// CHECK-SAME: split_partial_floats_per_row = 12 : i64
+// CHECK-SAME: splits = 4 : i64
+// CHECK: memref.global "private" @credit_grid_scratch : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: arith.divui %{{.*}}, %c4
+// CHECK: arith.remui %{{.*}}, %c4
+// CHECK: credit.cluster_reduce [add]
+// CHECK: credit.grid_reduce [add] {{.*}} {arrivals = 4 : i64, splits = 4 : i32}
+// CHECK: credit.cluster_reduce [max, add]
+// CHECK: credit.grid_reduce [max, add] {{.*}} {arrivals = 8 : i64, departures = 8 : i32, splits = 4 : i32}
+// CHECK: memref.store
+func.func @split_rows(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>, %s: tensor<?xf32>) -> (tensor<?x16384xf32>, tensor<?xf32>) {
+  %r:2 = credit.rowwise ins(%x : tensor<?x16384xf32>) outs(%o : tensor<?x16384xf32>) scalar_outs(%s : tensor<?xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8, splits = 4>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    reduce [max, add] (%j: index, %v: f32, %a: f32) {
+      %d = arith.subf %v, %a : f32
+      credit.yield %d, %d : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %a: f32, %m: f32, %t: f32) { credit.yield %m : f32 }
+    finalize (%a: f32, %m: f32, %t: f32) { credit.yield %t : f32 }
+  return %r#0, %r#1 : tensor<?x16384xf32>, tensor<?xf32>
+}
+
+// -----
+
+// Every cluster of a split row must be resident at once: a tiling whose
+// group of clusters does not fit on the chip is refused.
+func.func @split_too_wide(%x: tensor<?x4194304xf32>, %o: tensor<?x4194304xf32>) -> tensor<?x4194304xf32> {
+  // expected-error @+1 {{credit-cluster-tiling: cannot build #credit.tiling<cluster = 16, threads = 1024, vector = 4, elems = 4, staging = reread, splits = 64> on sm_90: a row split over 64 clusters of 16 CTAs needs them all resident at once}}
+  %r = credit.rowwise ins(%x : tensor<?x4194304xf32>) outs(%o : tensor<?x4194304xf32>)
+      attributes {tiling = #credit.tiling<cluster = 16, threads = 1024, vector = 4, elems = 4, staging = reread, splits = 64>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x4194304xf32>
+}

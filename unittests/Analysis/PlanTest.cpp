@@ -302,4 +302,55 @@ TEST_F(PlanTest, WavesFollowTheGridRule) {
   EXPECT_DOUBLE_EQ(predict(*plan, 0, profile).micros, 0);
 }
 
+TEST_F(PlanTest, RowsSplitOverClusters) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  // 4 clusters of 2 CTAs: 8 CTAs share a row, 512 elements each.
+  std::optional<KernelPlan> plan =
+      buildPlan(op, tiling(2, 128, 4, 4, Staging::Registers, 1, 4), target);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->splits, 4);
+  EXPECT_EQ(plan->ctasPerRow, 8);
+  EXPECT_EQ(plan->slice, 512);
+  // Each stage: one exchange in the cluster and one between the clusters;
+  // a row leaves 4 splits x 1 value per stage in global memory; the grid
+  // scratch is 2 buffers x 2 stages x 1 value.
+  EXPECT_EQ(plan->exchangeRounds, 2);
+  EXPECT_EQ(plan->gridRounds, 2);
+  EXPECT_EQ(plan->splitPartialFloatsPerRow, 2 * 4);
+  EXPECT_EQ(plan->gridScratchFloats, 4);
+  EXPECT_EQ(plan->clusterScratchFloats, 2 * 2 * 2);
+  EXPECT_EQ(plan->staticSharedBytes,
+            4 * (plan->blockScratchFloats + 8 + 4));
+  // Every cluster pushes 2 x 2 values per stage within itself.
+  EXPECT_EQ(plan->dsmemBytesPerRow, 2 * 4 * 2 * 2 * 4);
+  EXPECT_EQ(plan->grid, GridPolicy::OneWave);
+  EXPECT_EQ(plan->coResidentGroups, plan->coResidentClusters / 4);
+  // One-CTA clusters split a row too (without distributed shared memory),
+  // and a wave never holds more groups than are resident.
+  std::optional<KernelPlan> single =
+      buildPlan(op, tiling(1, 256, 4, 4, Staging::Registers, 1, 4), target);
+  ASSERT_TRUE(single);
+  EXPECT_EQ(single->exchangeRounds, 0);
+  EXPECT_EQ(single->clusterScratchFloats, 0);
+  EXPECT_EQ(single->gridRounds, 2);
+  EXPECT_EQ(single->grid, GridPolicy::OneWave);
+  std::string error;
+  ChipProfile profile = *parseProfile(kProfile, "test", error);
+  int64_t groups = single->coResidentGroups;
+  Prediction wide = predict(*single, 3 * groups, profile);
+  EXPECT_EQ(wide.activeClusters, groups * 4);
+  EXPECT_EQ(wide.waves, 3);
+  // Too few CTAs for the row, and more clusters than the GPU holds.
+  std::string whyNot;
+  EXPECT_FALSE(buildPlan(op, tiling(1, 128, 4, 4, Staging::Registers, 1, 2),
+                         target, &whyNot));
+  EXPECT_EQ(whyNot, "the tiling covers 1024 elements of a row, but N = 4096");
+  EXPECT_FALSE(buildPlan(op, tiling(16, 1024, 4, 4, Staging::Reread, 1, 64),
+                         target, &whyNot));
+  EXPECT_NE(whyNot.find("a row split over 64 clusters of 16 CTAs needs them "
+                        "all resident at once"),
+            std::string::npos);
+}
+
 } // namespace
