@@ -104,6 +104,49 @@ def test_grid_rules(folder):
     assert grouped.grid(1000, 4, None) == 250 * 2
 
 
+def split_manifest(splits=4, **changes):
+    data = manifest(tiling={"cluster": 2, "splits": splits},
+                    plan={"split_partial_floats_per_row": 2 * splits},
+                    **changes)
+    data["params"][4:4] = [
+        {"name": "split_partials", "kind": "ptr", "role": "split_partials",
+         "dtype": "f32", "shape": "m,split_partial_floats_per_row"},
+        {"name": "split_counters", "kind": "ptr", "role": "split_counters",
+         "dtype": "i32", "shape": "m"}]
+    return data
+
+
+def test_split_rows_grid_rule(folder):
+    # Rows split over 4 clusters of 2: a group of 8 CTAs per row, never
+    # more groups than resident clusters / 4, however few rows per group.
+    kernel = parse_manifest(split_manifest(), folder)
+    assert kernel.splits == 4 and kernel.ctas_per_group == 8
+    assert kernel.caller_params == 4 and kernel.split_partial_floats == 8
+    assert kernel.max_groups(66) == 16
+    assert kernel.rows_per_cluster(8, active_clusters=66, blocks=None) == 1
+    assert kernel.grid(8, 1, None) == 8 * 8
+    assert kernel.rows_per_cluster(37, 66, None) == 3
+    assert kernel.grid(37, 3, None) == 13 * 8
+    # Split rows ignore extra waves: the groups wait for each other.
+    assert kernel.rows_per_cluster(1000, 66, None, waves=4) == 63
+    assert kernel.rows_per_cluster(1000, 66, None, waves=0) == 63
+
+
+def test_split_rows_manifest_checks(folder):
+    with pytest.raises(ManifestError, match="takes split_partials"):
+        parse_manifest(manifest(tiling={"cluster": 2, "splits": 4}), folder)
+    data = split_manifest()
+    data["tiling"] = {"cluster": 2}
+    with pytest.raises(ManifestError, match="takes split_partials"):
+        parse_manifest(data, folder)
+    data = split_manifest()
+    data["params"][4], data["params"][5] = data["params"][5], data["params"][4]
+    with pytest.raises(ManifestError, match="just before m, in that order"):
+        parse_manifest(data, folder)
+    with pytest.raises(ManifestError, match="'splits' must be a positive"):
+        parse_manifest(split_manifest(splits=0), folder)
+
+
 def test_kernel_sets_cover_every_row_count_once(folder):
     small = parse_manifest(manifest(rows=[[1, 63], [4096, None]]), folder)
     large = parse_manifest(manifest(name="other", rows=[[64, 4095]]),
