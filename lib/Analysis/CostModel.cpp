@@ -231,7 +231,8 @@ static constexpr int64_t kMinSplitPart = 2048;
 /// idle threads and CTAs of the cluster are allowed.
 static std::vector<KernelPlan> enumerate(RowwiseOp op,
                                          const TargetInfo &target,
-                                         unsigned onlyCluster, bool relaxed) {
+                                         unsigned onlyCluster,
+                                         unsigned maxSplits, bool relaxed) {
   MLIRContext *ctx = op.getContext();
   int64_t n = op.getRowLength();
   int64_t vector = getVectorWidth(op, target);
@@ -268,7 +269,7 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
   // A forced cluster size means that many CTAs per row: one cluster.
   SmallVector<int64_t> splitCounts = {1};
   if (op.getNumStages() > 0 && !onlyCluster)
-    for (int64_t splits = 2; splits <= TilingAttr::kMaxSplits; splits *= 2)
+    for (int64_t splits = 2; splits <= int64_t(maxSplits); splits *= 2)
       splitCounts.push_back(splits);
   for (int64_t cluster : {1, 2, 4, 8, 16}) {
     if (cluster > target.maxClusterSize ||
@@ -324,11 +325,12 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
 }
 
 std::vector<KernelPlan> mlir::credit::enumerateCandidates(
-    RowwiseOp op, const TargetInfo &target, unsigned onlyCluster) {
+    RowwiseOp op, const TargetInfo &target, unsigned onlyCluster,
+    unsigned maxSplits) {
   std::vector<KernelPlan> plans =
-      enumerate(op, target, onlyCluster, /*relaxed=*/false);
+      enumerate(op, target, onlyCluster, maxSplits, /*relaxed=*/false);
   if (plans.empty() && onlyCluster)
-    plans = enumerate(op, target, onlyCluster, /*relaxed=*/true);
+    plans = enumerate(op, target, onlyCluster, maxSplits, /*relaxed=*/true);
   return plans;
 }
 
@@ -353,11 +355,13 @@ int64_t mlir::credit::getRepresentativeRows(RowwiseOp op, int64_t fallback) {
 CostReport mlir::credit::evaluateCandidates(RowwiseOp op,
                                             const TargetInfo &target,
                                             const ChipProfile &profile,
-                                            int64_t rows, unsigned cluster) {
+                                            int64_t rows, unsigned cluster,
+                                            unsigned maxSplits) {
   CostReport report;
   report.rows = rows;
   int64_t blocks = getRowBlocks(op);
-  for (KernelPlan &plan : enumerateCandidates(op, target, cluster)) {
+  for (KernelPlan &plan :
+       enumerateCandidates(op, target, cluster, maxSplits)) {
     Prediction prediction = predict(plan, rows, profile, blocks);
     report.candidates.push_back({std::move(plan), prediction});
   }
@@ -379,8 +383,10 @@ SmallVector<Variant> mlir::credit::chooseVariants(RowwiseOp op,
                                                   const TargetInfo &target,
                                                   const ChipProfile &profile,
                                                   unsigned cluster,
-                                                  unsigned maxVariants) {
-  std::vector<KernelPlan> plans = enumerateCandidates(op, target, cluster);
+                                                  unsigned maxVariants,
+                                                  unsigned maxSplits) {
+  std::vector<KernelPlan> plans =
+      enumerateCandidates(op, target, cluster, maxSplits);
   if (plans.empty())
     return {};
   int64_t blocks = getRowBlocks(op);

@@ -67,6 +67,10 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   choose.chip = options.chip;
   choose.profile = options.profile;
   choose.clusterSize = options.clusterSize;
+  // Split rows need buffers the runtime owns (zeroed arrival counters);
+  // a kept host has no runtime of CREDIT's, so its rows stay in a cluster.
+  if (options.keepHost)
+    choose.maxSplits = 1;
   pm.addPass(createCreditChooseTiling(choose));
   CreditClusterTilingOptions tiling;
   tiling.chip = options.chip;

@@ -26,17 +26,19 @@ LogicalResult mlir::credit::chooseTiling(RowwiseOp op,
                                          const TargetInfo &target,
                                          const ChipProfile &profile,
                                          unsigned cluster, int64_t rows,
-                                         unsigned maxVariants) {
+                                         unsigned maxVariants,
+                                         unsigned maxSplits) {
   // A static M needs the one tiling that is fastest there.
   int64_t staticRows = getRepresentativeRows(op, 0);
   SmallVector<Variant> variants;
   if (staticRows > 0) {
     CostReport report =
-        evaluateCandidates(op, target, profile, staticRows, cluster);
+        evaluateCandidates(op, target, profile, staticRows, cluster, maxSplits);
     if (!report.candidates.empty())
       variants.push_back({report.best().plan.tiling, 1, 0});
   } else {
-    variants = chooseVariants(op, target, profile, cluster, maxVariants);
+    variants = chooseVariants(op, target, profile, cluster, maxVariants,
+                              maxSplits);
   }
   if (variants.empty())
     return op.emitError() << "credit-choose-tiling: no tiling "
@@ -81,6 +83,10 @@ struct ChooseTilingPass
       return problem;
     if (rows < 1 || maxVariants < 1)
       return "rows and max-variants must be at least 1";
+    if (maxSplits < 1 || maxSplits > TilingAttr::kMaxSplits)
+      return "max-splits must be from 1 to " +
+             std::to_string(TilingAttr::kMaxSplits) + ", got " +
+             std::to_string(maxSplits);
     std::string error;
     loadTarget(chip, profile, &error);
     return error;
@@ -99,7 +105,7 @@ struct ChooseTilingPass
       if (op.getTiling() && clusterSize == 0)
         return WalkResult::advance();
       if (failed(chooseTiling(op, *target, chipProfile, clusterSize, rows,
-                              maxVariants)))
+                              maxVariants, maxSplits)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

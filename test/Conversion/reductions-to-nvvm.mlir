@@ -74,26 +74,32 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
 // -----
 
 // Split rows: the publisher stores its values and counts itself in with a
-// release add; thread 0 polls with acquire loads until every cluster has
-// arrived, loads every contribution before combining them in split order,
-// and hands the result to the CTA through shared memory and a barrier.
+// release add; warp 0 polls with acquire loads until every cluster has
+// arrived, each lane loads its splits' contributions (40 splits: two per
+// lane, the second past the end for lanes 8..31), the warp combines them
+// with xor shuffles, and lane 0 hands the result to the CTA through shared
+// memory and a barrier.
 // CHECK-LABEL: func.func @grid
 // CHECK-NOT: credit.grid_reduce
 // CHECK: scf.if
 // CHECK: llvm.store
 // CHECK: red.release.gpu.global.add.u32
+// CHECK: arith.cmpi ult, %{{.*}}, %c32
+// CHECK: scf.if
 // CHECK: scf.while
 // CHECK: ld.acquire.gpu.global.u32
 // CHECK: arith.cmpi ult
-// CHECK-COUNT-3: ld.relaxed.gpu.global.f32
+// CHECK-COUNT-2: ld.relaxed.gpu.global.f32
+// CHECK-NOT: ld.relaxed
 // CHECK: arith.maximumf
-// CHECK: arith.maximumf
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: scf.if
 // CHECK: memref.store
 // CHECK-NOT: atom.relaxed
 // CHECK: gpu.barrier
 // CHECK: memref.load
 func.func @grid(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
-  %r = credit.grid_reduce [max] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 3 : i32, arrivals = 3 : i64} : f32
+  %r = credit.grid_reduce [max] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32
   return %r : f32
 }
 

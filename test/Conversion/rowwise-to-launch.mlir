@@ -1,5 +1,7 @@
 // RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling,convert-credit-to-gpu-launch)" | FileCheck %s
 // RUN: not credit-opt %s --convert-credit-to-gpu-launch -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNTILED
+// RUN: not credit-opt %S/Inputs/split-rows-host.mlir --pass-pipeline="builtin.module(credit-cluster-tiling,convert-credit-to-gpu-launch)" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: error: convert-credit-to-gpu-launch: 'rowwise_f32_n16384_c2t256e8s4' splits rows over 4 clusters, which needs CREDIT's runtime (zeroed arrival counters); keep-host compiles tilings without splits
 
 // A static M: one kernel, launched when there are rows, its grid a cluster
 // per row (the plan's grid rule for one-CTA kernels).

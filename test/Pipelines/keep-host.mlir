@@ -12,6 +12,14 @@
 // RUN: credit-opt %S/Inputs/keep-host-softmax.mlir --pass-pipeline="builtin.module(credit-to-ptx{keep-host=true cluster-size=4})" -o %t/host.mlir
 // RUN: mlir-opt %t/host.mlir --one-shot-bufferize="bufferize-function-boundaries" --convert-scf-to-cf --gpu-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts -o %t/host-llvm.mlir
 // RUN: mlir-translate --mlir-to-llvmir %t/host-llvm.mlir | FileCheck %s --check-prefix=LLVM
+// RUN: credit-opt %S/Inputs/keep-host-long-rows.mlir --credit-to-ptx | FileCheck %s --check-prefix=SPLITS
+// RUN: credit-opt %S/Inputs/keep-host-long-rows.mlir --pass-pipeline="builtin.module(credit-to-ptx{keep-host=true})" | FileCheck %s --check-prefix=NOSPLITS
+
+// Rows split over clusters need CREDIT's runtime: a kept host compiles
+// tilings without splits.
+// SPLITS: gpu.binary @{{[a-z0-9_]*s[0-9]+}}
+// NOSPLITS-NOT: gpu.binary @{{[a-z0-9_]*s[0-9]+}}
+// NOSPLITS: gpu.launch_func
 
 // FILES: kernels.json
 // FILES: rmsnorm_bwd_{{.*}}.ptx

@@ -1,6 +1,10 @@
 // RUN: credit-opt %s --split-input-file --credit-choose-tiling=profile=%S/Inputs/profile.json | FileCheck %s
 // RUN: credit-opt %s --split-input-file --credit-choose-tiling="profile=%S/Inputs/profile.json cluster-size=4" | FileCheck %s --check-prefix=FORCED
 // RUN: not credit-opt %s --split-input-file --credit-choose-tiling=cluster-size=3 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: credit-opt %s --split-input-file --credit-choose-tiling="profile=%S/Inputs/profile.json max-splits=1" | FileCheck %s --check-prefix=NOSPLIT
+// RUN: not credit-opt %s --split-input-file --credit-choose-tiling=max-splits=0 2>&1 | FileCheck %s --check-prefix=BADSPLITS
+// NOSPLIT-NOT: splits =
+// BADSPLITS: error: credit-choose-tiling: max-splits must be from 1 to 64, got 0
 
 // The tilings come from the cost model (a fixed test profile here). With a
 // static M the one fastest tiling there; with a dynamic M the fastest at

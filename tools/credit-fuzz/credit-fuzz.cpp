@@ -104,7 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     pm.addPass(credit::createCreditRaiseLinalg());
     pm.addPass(credit::createCreditCheckTarget());
-    pm.addPass(credit::createCreditChooseTiling());
+    // As credit-to-ptx does: a kept host gets no split rows.
+    credit::CreditChooseTilingOptions choose;
+    if (keepHost)
+      choose.maxSplits = 1;
+    pm.addPass(credit::createCreditChooseTiling(choose));
     credit::CreditClusterTilingOptions tiling;
     tiling.eraseHost = !keepHost;
     pm.addPass(credit::createCreditClusterTiling(tiling));

@@ -58,10 +58,11 @@ Prediction predict(const KernelPlan &plan, int64_t rows,
 /// short rows, and the slice staged in shared memory or reread from global
 /// memory in sweeps. Every one is legal (buildPlan succeeds). A forced
 /// cluster size that no such tiling has gets tilings with idle threads or
-/// CTAs instead.
-std::vector<KernelPlan> enumerateCandidates(RowwiseOp op,
-                                                  const TargetInfo &target,
-                                                  unsigned cluster = 0);
+/// CTAs instead. Rows are split over at most `maxSplits` clusters.
+std::vector<KernelPlan>
+enumerateCandidates(RowwiseOp op, const TargetInfo &target,
+                    unsigned cluster = 0,
+                    unsigned maxSplits = TilingAttr::kMaxSplits);
 
 /// One candidate and its prediction.
 struct Candidate {
@@ -90,7 +91,8 @@ struct CostReport {
 /// Scores the candidates of `op` at `rows` rows; empty when none is legal.
 CostReport evaluateCandidates(RowwiseOp op, const TargetInfo &target,
                               const ChipProfile &profile, int64_t rows,
-                              unsigned cluster = 0);
+                              unsigned cluster = 0,
+                              unsigned maxSplits = TilingAttr::kMaxSplits);
 
 /// A tiling and the row counts it is chosen for (maxRows 0: no bound).
 struct Variant {
@@ -105,7 +107,9 @@ llvm::SmallVector<Variant> chooseVariants(RowwiseOp op,
                                           const TargetInfo &target,
                                           const ChipProfile &profile,
                                           unsigned cluster = 0,
-                                          unsigned maxVariants = 3);
+                                          unsigned maxVariants = 3,
+                                          unsigned maxSplits =
+                                              TilingAttr::kMaxSplits);
 
 /// The row blocks of `op`'s column-sum outputs (64 when not static).
 int64_t getRowBlocks(RowwiseOp op);

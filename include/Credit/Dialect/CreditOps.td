@@ -343,15 +343,16 @@ def Credit_GridReduceOp : Credit_Op<"grid_reduce", [
     A row split over `splits` clusters: every cluster contributes `values`
     that are the same in all threads of all its CTAs (a cluster reduction's
     results), and every CTA receives the combination of all `splits`
-    contributions, in split order, so the whole row gets bit-identical
-    `results`.
+    contributions, computed by the same operations in every CTA, so the
+    whole row gets bit-identical `results`.
 
     Thread 0 of the CTA where `publish` holds (one per cluster) stores the
     values into global memory at `partials[entry + split * K + k]` and adds
-    one to `counters[row]` with release semantics. Thread 0 of every CTA
-    then polls `counters[row]` with acquire loads until it reaches
+    one to `counters[row]` with release semantics. The first warp of every
+    CTA then polls `counters[row]` with acquire loads until it reaches
     `arrivals` (every cluster's contribution of this exchange is there),
-    combines the `splits` contributions, and hands the results to its CTA
+    loads the contributions (lane i those of splits i, i + 32, ...),
+    combines them with warp shuffles, and hands the results to its CTA
     through `scratch` at `offset` (K entries) and a CTA barrier.
 
     The counter counts through all exchanges of a row: `arrivals` is the

@@ -109,7 +109,9 @@ def CreditChooseTiling : Pass<"credit-choose-tiling"> {
     Option<"rows", "rows", "int64_t", /*default=*/"4096",
            "Row count M for `tiling` when the op's M is dynamic">,
     Option<"maxVariants", "max-variants", "unsigned", /*default=*/"3",
-           "Most tilings kept for different ranges of M">
+           "Most tilings kept for different ranges of M">,
+    Option<"maxSplits", "max-splits", "unsigned", /*default=*/"64",
+           "Most clusters a row may be split over (1: one cluster per row)">
   ]);
 }
 

@@ -17,11 +17,13 @@ namespace credit {
 
 /// Gives `op` the model's choice: with a static M, the fastest tiling
 /// there; else `tiling` at `rows` rows and, when the choice changes with M,
-/// `variants` (at most `maxVariants`). Only tilings with `cluster` CTAs when it is not 0.
-/// Emits an error at the op when no tiling is legal.
+/// `variants` (at most `maxVariants`). Only tilings with `cluster` CTAs when
+/// it is not 0, and rows split over at most `maxSplits` clusters. Emits an
+/// error at the op when no tiling is legal.
 LogicalResult chooseTiling(RowwiseOp op, const TargetInfo &target,
                            const ChipProfile &profile, unsigned cluster,
-                           int64_t rows, unsigned maxVariants = 3);
+                           int64_t rows, unsigned maxVariants = 3,
+                           unsigned maxSplits = TilingAttr::kMaxSplits);
 
 /// What is wrong with a forced cluster size (0 lets the model choose), or
 /// an empty string.

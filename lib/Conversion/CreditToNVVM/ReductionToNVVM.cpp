@@ -219,9 +219,10 @@ static Value createPtx(OpBuilder &b, Location loc, Type result,
 }
 
 /// credit.grid_reduce: the publishing CTA of each cluster stores its values
-/// and counts itself in with a release add; thread 0 of every CTA polls the
-/// count with acquire loads, combines the contributions in split order and
-/// shares them through shared memory and a CTA barrier.
+/// and counts itself in with a release add; warp 0 of every CTA polls the
+/// count with acquire loads, loads the contributions a lane per split,
+/// combines them with shuffles and shares them through shared memory and a
+/// CTA barrier.
 struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -274,8 +275,14 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
       scf::YieldOp::create(b, l);
     });
 
-    scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location l) {
-      // Wait for every cluster's contribution.
+    // Warp 0 waits, every lane with its own acquire loads (one request per
+    // poll for the warp), so that each lane's loads of the partials are
+    // ordered after the arrivals it saw.
+    Value inFirstWarp =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
+                              createIndex(rewriter, loc, kWarpSize));
+    scf::IfOp::create(rewriter, loc, inFirstWarp, [&](OpBuilder &b,
+                                                      Location l) {
       Value arrivals = arith::ConstantOp::create(
           b, l, i32, b.getI32IntegerAttr(int32_t(op.getArrivals())));
       scf::WhileOp::create(
@@ -291,40 +298,66 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
           [&](OpBuilder &wb, Location wl, ValueRange) {
             scf::YieldOp::create(wb, wl);
           });
-      // Every contribution is loaded before any is combined (the loads
-      // overlap), then they are combined in split order, so that every CTA
-      // gets the same bits.
+      // Lane i loads the contributions of splits i, i + 32, ... (all loads
+      // issued before any is combined), combines them in that order, and
+      // the warp combines its lanes with xor shuffles. Every CTA runs the
+      // same operations on the same values, so all get the same bits.
+      int64_t perLane = llvm::divideCeil(splits, kWarpSize);
       SmallVector<SmallVector<Value>> entries(numValues);
-      for (int64_t s = 0; s < splits; ++s)
+      SmallVector<Value> inRange;
+      for (int64_t j = 0; j < perLane; ++j) {
+        Value split = arith::AddIOp::create(b, l, tid,
+                                            createIndex(b, l, j * kWarpSize));
+        inRange.push_back(arith::CmpIOp::create(
+            b, l, arith::CmpIPredicate::ult, split, createIndex(b, l, splits)));
+        Value clamped = arith::MinUIOp::create(b, l, split,
+                                               createIndex(b, l, splits - 1));
         for (int64_t k = 0; k < numValues; ++k)
           entries[k].push_back(
-              createPtx(b, l, f32, {partialAt(b, l, createIndex(b, l, s), k)},
+              createPtx(b, l, f32, {partialAt(b, l, clamped, k)},
                         "ld.relaxed.gpu.global.f32 $0, [$1];", "=f,l"));
+      }
+      Value isFirstLane = arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::eq, tid, createIndex(b, l, 0));
+      SmallVector<Value> combined;
       for (auto [k, kind] : llvm::enumerate(kinds)) {
-        Value result = entries[k].front();
-        for (Value entry : ArrayRef<Value>(entries[k]).drop_front())
-          result = createCombine(b, l, kind, result, entry);
-        Value at = arith::AddIOp::create(b, l, offset, createIndex(b, l, k));
-        memref::StoreOp::create(b, l, result, scratch, at);
+        Value identity = createCombinerIdentity(b, l, kind);
+        Value result;
+        for (auto [entry, valid] : llvm::zip(entries[k], inRange)) {
+          Value value = arith::SelectOp::create(b, l, valid, entry, identity);
+          result = result ? createCombine(b, l, kind, result, value) : value;
+        }
+        combined.push_back(createButterfly(b, l, kind, result, kWarpSize));
       }
-      // The row's last exchange: count out, and the last CTA out resets
-      // the counter for the next launch.
-      if (int64_t departures = op.getDepartures()) {
-        Value old = createPtx(b, l, i32, {counter},
-                              "atom.relaxed.gpu.global.add.u32 $0, [$1], 1;",
-                              "=r,l");
-        Value last = arith::CmpIOp::create(
-            b, l, arith::CmpIPredicate::eq, old,
-            arith::ConstantOp::create(
-                b, l, i32,
-                b.getI32IntegerAttr(
-                    int32_t(op.getArrivals() + departures - 1))));
-        scf::IfOp::create(b, l, last, [&](OpBuilder &ib, Location il) {
-          createPtx(ib, il, Type(), {counter},
-                    "st.relaxed.gpu.global.u32 [$0], 0;", "l");
-          scf::YieldOp::create(ib, il);
-        });
-      }
+      // Lane 0 hands the results to the CTA. On the row's last exchange it
+      // counts the CTA out (after the shuffles, so every lane of the warp
+      // is done polling), and the last CTA out resets the counter for the
+      // next launch.
+      scf::IfOp::create(b, l, isFirstLane, [&](OpBuilder &ib, Location il) {
+        for (auto [k, value] : llvm::enumerate(combined)) {
+          Value at =
+              arith::AddIOp::create(ib, il, offset, createIndex(ib, il, k));
+          memref::StoreOp::create(ib, il, value, scratch, at);
+        }
+        if (int64_t departures = op.getDepartures()) {
+          Value old =
+              createPtx(ib, il, i32, {counter},
+                        "atom.relaxed.gpu.global.add.u32 $0, [$1], 1;",
+                        "=r,l");
+          Value last = arith::CmpIOp::create(
+              ib, il, arith::CmpIPredicate::eq, old,
+              arith::ConstantOp::create(
+                  ib, il, i32,
+                  ib.getI32IntegerAttr(
+                      int32_t(op.getArrivals() + departures - 1))));
+          scf::IfOp::create(ib, il, last, [&](OpBuilder &rb, Location rl) {
+            createPtx(rb, rl, Type(), {counter},
+                      "st.relaxed.gpu.global.u32 [$0], 0;", "l");
+            scf::YieldOp::create(rb, rl);
+          });
+        }
+        scf::YieldOp::create(ib, il);
+      });
       scf::YieldOp::create(b, l);
     });
     gpu::BarrierOp::create(rewriter, loc);

@@ -89,6 +89,15 @@ static FailureOr<LaunchContract> readContract(RowwiseOp op,
   auto rowsPerCta = grid ? grid.getAs<IntegerAttr>("rows_per_cta") : nullptr;
   if (!policy || !rowsPerCta)
     return fail("grid");
+  // Split rows wait on arrival counters that must be zero at launch and
+  // stay owned by a runtime across launches; a kept host has none.
+  if (auto splits = grid.getAs<IntegerAttr>("clusters_per_row");
+      splits && splits.getInt() > 1)
+    return op.emitError() << "convert-credit-to-gpu-launch: '" << contract.name
+                          << "' splits rows over " << splits.getInt()
+                          << " clusters, which needs CREDIT's runtime "
+                             "(zeroed arrival counters); keep-host compiles "
+                             "tilings without splits";
   auto active = plan ? plan.getAs<IntegerAttr>("co_resident_clusters") : nullptr;
   if (!active)
     return fail("plan");

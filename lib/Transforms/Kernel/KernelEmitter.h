@@ -170,9 +170,11 @@ private:
   /// References to the scratch from the kernel body.
   void bindScratch();
   /// Split rows: combines a stage's cluster-wide `values` over the row's
-  /// clusters.
+  /// clusters, handing them out through the grid scratch at
+  /// `scratchOffset`.
   SmallVector<Value> emitGridReduce(unsigned stage, RowState &state,
-                                    ValueRange values, ArrayAttr combiners);
+                                    ValueRange values, ArrayAttr combiners,
+                                    Value scratchOffset);
   /// Kernel entry: every CTA announces that it has started.
   void emitClusterStart();
   /// Kernel exit: a cluster that had no rows completes the start barrier.

@@ -150,8 +150,10 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
       blockOffset, combiners, b.getI32IntegerAttr(plan.threadsPerRow));
   SmallVector<Value> values(blockReduce.getResults());
   if (plan.cluster == 1)
-    return plan.splits > 1 ? emitGridReduce(stage, state, values, combiners)
-                           : values;
+    return plan.splits > 1
+               ? emitGridReduce(stage, state, values, combiners,
+                                bufferOffset(plan.stageWidth))
+               : values;
 
   // Before the first store into a peer's shared memory, wait until every
   // CTA of the cluster has started (the arrive was issued at kernel entry).
@@ -166,14 +168,16 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
   values.assign(clusterReduce.getResults().begin(),
                 clusterReduce.getResults().end());
   if (plan.splits > 1)
-    return emitGridReduce(stage, state, values, combiners);
+    return emitGridReduce(stage, state, values, combiners,
+                          bufferOffset(plan.stageWidth));
   return values;
 }
 
 SmallVector<Value> KernelEmitter::emitGridReduce(unsigned stage,
                                                  RowState &state,
                                                  ValueRange values,
-                                                 ArrayAttr combiners) {
+                                                 ArrayAttr combiners,
+                                                 Value scratchOffset) {
   // The row's slot for this stage: after the earlier stages' slots, each
   // `splits` times its values wide.
   int64_t stageOffset = 0;
@@ -185,13 +189,10 @@ SmallVector<Value> KernelEmitter::emitGridReduce(unsigned stage,
       plan.cluster > 1
           ? cmp(arith::CmpIPredicate::eq, rank, index(0))
           : Value(arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  Value offset =
-      mul(add(mul(state.parity, index(plan.numStages)), index(stage)),
-          index(plan.stageWidth));
   bool last = stage + 1 == plan.numStages;
   auto gridReduce = GridReduceOp::create(
       b, loc, values.getTypes(), values, pointers.splitPartials, entry,
-      pointers.splitCounters, state.row, split, publish, gridScratch, offset,
+      pointers.splitCounters, state.row, split, publish, gridScratch, scratchOffset,
       combiners, b.getI32IntegerAttr(plan.splits),
       b.getI64IntegerAttr(int64_t(stage + 1) * plan.splits),
       b.getI32IntegerAttr(last ? plan.ctasPerRow : 0));
