@@ -8,22 +8,20 @@ func.func @softmax_logits_bwd(%logits: tensor<?x8192xf32>, %dy: tensor<?x8192xf3
     reduce [max] (%j: index, %l: f32, %dyv: f32) {
       credit.yield %l : f32
     }
-    reduce [add] (%j: index, %l: f32, %dyv: f32, %max: f32) {
+    // sum(p * dy) = sum(e * dy) / sum(e) with e = exp(l - max): both sums
+    // of exponentials relative to the maximum, so the two stages merge into
+    // one (credit-online-softmax).
+    reduce [add, add] (%j: index, %l: f32, %dyv: f32, %max: f32) {
       %d = arith.subf %l, %max : f32
       %e = math.exp %d : f32
-      credit.yield %e : f32
+      %edy = arith.mulf %e, %dyv : f32
+      credit.yield %e, %edy : f32, f32
     }
-    reduce [add] (%j: index, %l: f32, %dyv: f32, %max: f32, %sum: f32) {
+    epilogue (%j: index, %l: f32, %dyv: f32, %max: f32, %sum: f32, %edot: f32) {
       %d = arith.subf %l, %max : f32
       %e = math.exp %d : f32
       %p = arith.divf %e, %sum : f32
-      %pdy = arith.mulf %p, %dyv : f32
-      credit.yield %pdy : f32
-    }
-    epilogue (%j: index, %l: f32, %dyv: f32, %max: f32, %sum: f32, %dot: f32) {
-      %d = arith.subf %l, %max : f32
-      %e = math.exp %d : f32
-      %p = arith.divf %e, %sum : f32
+      %dot = arith.divf %edot, %sum : f32
       %t = arith.subf %dyv, %dot : f32
       %r = arith.mulf %p, %t : f32
       credit.yield %r : f32

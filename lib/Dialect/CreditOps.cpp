@@ -6,6 +6,7 @@
 
 #include "Credit/Dialect/CreditOps.h"
 #include "Credit/Dialect/CreditDialect.h"
+#include "Credit/Dialect/Combiners.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -145,7 +146,7 @@ static ParseResult parseCombinerList(OpAsmParser &parser, ArrayAttr &result) {
     std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
     if (!kind)
       return parser.emitError(loc) << "unknown combiner kind '" << name
-                                   << "', expected one of 'add', 'max', 'min'";
+                                   << "', expected one of 'add', 'max', 'min', 'addexp'";
     kinds.push_back(CombinerKindAttr::get(ctx, *kind));
     return success();
   };
@@ -166,6 +167,25 @@ static void printCombinerList(OpAsmPrinter &p, Operation *, ArrayAttr kinds) {
   p << ']';
 }
 
+static SmallVector<CombinerKind> toCombinerKinds(ArrayAttr kinds) {
+  return llvm::map_to_vector(kinds, [](Attribute attr) {
+    return cast<CombinerKindAttr>(attr).getValue();
+  });
+}
+
+/// Checks that every `addexp` of `kinds` has a `max` before it to sum
+/// relative to; `where` names the list in the message.
+static LogicalResult verifyExpPartners(Operation *op, ArrayAttr kinds,
+                                       const Twine &where) {
+  SmallVector<CombinerKind> list = toCombinerKinds(kinds);
+  for (auto [k, kind] : llvm::enumerate(list))
+    if (kind == CombinerKind::AddExp && !getExpPartner(list, k))
+      return op->emitOpError()
+             << "combiner 'addexp' #" << k << " of " << where
+             << " needs a 'max' before it to sum relative to";
+  return success();
+}
+
 /// Checks that `kinds` holds one #credit.combiner per value.
 static LogicalResult verifyCombinerList(Operation *op, ArrayAttr kinds,
                                         size_t numValues) {
@@ -176,13 +196,7 @@ static LogicalResult verifyCombinerList(Operation *op, ArrayAttr kinds,
            << "expects one combiner per value and at least "
               "one value, found "
            << kinds.size() << " combiners for " << numValues << " values";
-  return success();
-}
-
-static SmallVector<CombinerKind> toCombinerKinds(ArrayAttr kinds) {
-  return llvm::map_to_vector(kinds, [](Attribute attr) {
-    return cast<CombinerKindAttr>(attr).getValue();
-  });
+  return verifyExpPartners(op, kinds, "the combiners");
 }
 
 //===----------------------------------------------------------------------===//
@@ -506,6 +520,9 @@ LogicalResult RowwiseOp::verify() {
     if (kinds.empty())
       return emitOpError() << "reduction stage #" << index
                            << " needs at least one combiner";
+    if (failed(verifyExpPartners(*this, kinds,
+                                 "reduction stage #" + Twine(index))))
+      return failure();
   }
 
   if (std::optional<TilingAttr> tiling = getTiling())

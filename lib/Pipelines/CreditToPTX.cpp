@@ -54,6 +54,8 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
     raise.warnUnraised = !options.keepHost;
     pm.addPass(createCreditRaiseLinalg(raise));
   }
+  if (options.onlineSoftmax)
+    pm.addPass(createCreditOnlineSoftmax());
   pm.addPass(createCreditCheckTarget(
       CreditCheckTargetOptions{options.chip, options.features, options.format,
                                options.toolkit, /*requireOps=*/true}));

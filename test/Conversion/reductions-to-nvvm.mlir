@@ -38,7 +38,8 @@ func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>
 
 // Cluster reduction: threads 0..3 push to the peers' shared memory through
 // DSMEM, the cluster synchronizes (release arrive, acquire wait), and every
-// thread combines the four local entries in rank order.
+// thread combines the four local entries in rank order, a rank's values
+// together.
 // CHECK-LABEL: func.func @cluster
 // CHECK: nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK: memref.extract_aligned_pointer_as_index
@@ -52,20 +53,16 @@ func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NOT: relaxed
 // CHECK-NEXT: nvvm.cluster.wait
-// CHECK: memref.load
-// CHECK: memref.load
-// CHECK: arith.addf
-// CHECK: memref.load
-// CHECK: arith.addf
-// CHECK: memref.load
-// CHECK: arith.addf
-// CHECK: memref.load
-// CHECK: memref.load
-// CHECK: arith.minimumf
-// CHECK: memref.load
-// CHECK: arith.minimumf
-// CHECK: memref.load
-// CHECK: arith.minimumf
+// CHECK-COUNT-4: memref.load
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.minimumf
+// CHECK-COUNT-2: memref.load
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.minimumf
+// CHECK-COUNT-2: memref.load
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.minimumf
+// CHECK-NOT: memref.load
 func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32) {
   %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
   return %r#0, %r#1 : f32, f32
@@ -117,4 +114,71 @@ func.func @grid(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, 
 func.func @grid_last(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
   %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 2 : i32, arrivals = 4 : i64, departures = 8 : i32} : f32
   return %r : f32
+}
+
+// -----
+
+// addexp with its max: each butterfly step shuffles both values, takes the
+// larger maximum (0 as the shift where it is -inf) and rescales both sums
+// to it before adding. Nothing but the add uses the shifted sums, and the
+// add's operands are symmetric, so every lane ends with the same bits.
+// CHECK-LABEL: func.func @online_warp
+// CHECK: %[[M1:[a-zA-Z0-9_]+]], %{{.*}} = gpu.shuffle xor %[[M0:[^,]*]],
+// CHECK: %[[S1:[a-zA-Z0-9_]+]], %{{.*}} = gpu.shuffle xor %[[S0:[^,]*]],
+// CHECK: %[[M:.*]] = arith.maximumf %[[M0]], %[[M1]] : f32
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[M]], %[[NEGINF]] : f32
+// CHECK: %[[SHIFT:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[M]] : f32
+// CHECK: arith.subf %[[M0]], %[[SHIFT]] : f32
+// CHECK: llvm.nvvm.ex2.approx.ftz.f
+// CHECK: arith.subf %[[M1]], %[[SHIFT]] : f32
+// CHECK: llvm.nvvm.ex2.approx.ftz.f
+// CHECK: %[[A:.*]] = arith.mulf %[[S0]], %{{.*}} : f32
+// CHECK: %[[B:.*]] = arith.mulf %[[S1]], %{{.*}} : f32
+// CHECK: arith.addf %[[A]], %[[B]] : f32
+// CHECK-COUNT-4: arith.maximumf
+// CHECK-NOT: arith.maximumf
+// CHECK: return
+func.func @online_warp(%m: f32, %s: f32) -> (f32, f32) {
+  %r:2 = credit.block_reduce [max, addexp] %m, %s {group_threads = 32 : i32} : f32, f32
+  return %r#0, %r#1 : f32, f32
+}
+
+// -----
+
+// Two addexp entries of one max share its rescaling factors; an add between
+// them combines alone.
+// CHECK-LABEL: func.func @online_cluster
+// CHECK: nvvm.cluster.wait
+// CHECK-COUNT-8: memref.load
+// CHECK-NEXT: arith.maximumf
+// CHECK: llvm.nvvm.ex2.approx.ftz.f
+// CHECK: llvm.nvvm.ex2.approx.ftz.f
+// CHECK-NOT: llvm.nvvm.ex2.approx.ftz.f
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK-NOT: memref.load
+// CHECK: return
+func.func @online_cluster(%m: f32, %s: f32, %a: f32, %t: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32, f32, f32) {
+  %r:4 = credit.cluster_reduce [max, addexp, add, addexp] %m, %s, %a, %t scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32, f32, f32, f32
+  return %r#0, %r#1, %r#2, %r#3 : f32, f32, f32, f32
+}
+
+// -----
+
+// Split rows: the contributions past the splits are the identities (-inf
+// for the max, 0 for the sum) before they are combined as pairs.
+// CHECK-LABEL: func.func @online_grid
+// CHECK: ld.acquire.gpu.global.u32
+// CHECK-COUNT-4: ld.relaxed.gpu.global.f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.maximumf
+// CHECK: llvm.nvvm.ex2.approx.ftz.f
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: gpu.barrier
+func.func @online_grid(%m: f32, %s: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> (f32, f32) {
+  %r:2 = credit.grid_reduce [max, addexp] %m, %s partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32, f32
+  return %r#0, %r#1 : f32, f32
 }

@@ -107,7 +107,7 @@ func.func @candidate_time() attributes {c = #credit.cost<rows = 4096, profitable
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::credit::CombinerKind to be one of: add, max, min}}
+// expected-error @+2 {{expected ::mlir::credit::CombinerKind to be one of: add, max, min, addexp}}
 // expected-error @+1 {{failed to parse Credit_CombinerKindAttr parameter 'value'}}
 func.func @combiner_kind() attributes {k = #credit.combiner<mul>}
 

@@ -143,9 +143,20 @@ func.func @no_combiner(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x6
 
 func.func @unknown_combiner(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
-    // expected-error @+1 {{unknown combiner kind 'mul', expected one of 'add', 'max', 'min'}}
+    // expected-error @+1 {{unknown combiner kind 'mul', expected one of 'add', 'max', 'min', 'addexp'}}
     reduce [mul] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @addexp_without_max(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{combiner 'addexp' #0 of reduction stage #1 needs a 'max' before it to sum relative to}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    reduce [addexp, max] (%j: index, %v: f32, %m: f32) { credit.yield %v, %v : f32, f32 }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32, %m2: f32) { credit.yield %s : f32 }
   return %r : tensor<?x64xf32>
 }
 

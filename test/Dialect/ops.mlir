@@ -130,3 +130,21 @@ func.func @nested_control_flow(%x: tensor<?x32xf32>, %init: tensor<?x32xf32>) ->
     }
   return %y : tensor<?x32xf32>
 }
+
+// The online softmax normalizer: addexp sums relative to the max before it.
+
+// CHECK-LABEL: func.func @online_softmax
+// CHECK: reduce [max, addexp, add] (%j: index, %in0: f32) {
+// CHECK: credit.yield %in0, %{{.*}}, %in0 : f32, f32, f32
+// CHECK: epilogue (%j: index, %in0: f32, %red0: f32, %red1: f32, %red2: f32)
+func.func @online_softmax(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tensor<?x512xf32> {
+  %y = credit.rowwise ins(%x : tensor<?x512xf32>) outs(%o : tensor<?x512xf32>)
+    reduce [max, addexp, add] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one, %v : f32, f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32, %t: f32) {
+      credit.yield %s : f32
+    }
+  return %y : tensor<?x512xf32>
+}

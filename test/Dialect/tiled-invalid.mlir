@@ -48,6 +48,14 @@ func.func @combiner_count(%a: f32) {
 
 // -----
 
+func.func @addexp_partner(%a: f32, %b: f32) {
+  // expected-error @+1 {{combiner 'addexp' #0 of the combiners needs a 'max' before it to sum relative to}}
+  %r:2 = credit.block_reduce [addexp, max] %a, %b {group_threads = 32 : i32} : f32, f32
+  return
+}
+
+// -----
+
 func.func @combiner_attr(%a: f32) {
   // expected-error @+1 {{combiners must be #credit.combiner attributes}}
   %r = "credit.block_reduce"(%a) <{combiners = [1 : i32], group_threads = 32 : i32,

@@ -252,3 +252,41 @@ func.func @split_too_wide(%x: tensor<?x4194304xf32>, %o: tensor<?x4194304xf32>) 
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
   return %r : tensor<?x4194304xf32>
 }
+
+// -----
+
+// An addexp stage (online softmax), two sweeps of two chunks: each sweep
+// reduces the maximum of its chunks first, rescales the running sum to the
+// new maximum once and adds the chunks' exponentials; one block and one
+// cluster exchange carry both values.
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n4096_c2t256e4_reread = {
+// CHECK: scf.for
+// CHECK: vector.reduction <maximumf>
+// CHECK: vector.reduction <maximumf>
+// CHECK: arith.cmpf oeq
+// CHECK: math.exp {{.*}} : f32
+// CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK-NOT: math.exp
+// CHECK: vector.reduction <add>
+// CHECK: vector.reduction <add>
+// CHECK: scf.yield
+// CHECK: credit.block_reduce [max, addexp]
+// CHECK: credit.cluster_reduce [max, addexp]
+// CHECK-NOT: credit.block_reduce
+// CHECK: gpu.return
+func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 2, elems = 4, staging = reread>}
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}

@@ -14,13 +14,34 @@
 namespace mlir {
 namespace credit {
 
-/// The f32 identity of `kind`: 0 for add, -inf for max, +inf for min.
+/// The f32 identity of `kind`: 0 for add and addexp, -inf for max, +inf
+/// for min.
 Value createCombinerIdentity(OpBuilder &b, Location loc, CombinerKind kind);
 
-/// Combines `lhs` and `rhs` (f32 or vectors of f32) by `kind`; max and min
-/// propagate NaN.
+/// The position of the `max` that the `addexp` at `position` of `kinds`
+/// sums relative to: the nearest one before it. None when there is none
+/// (the verifiers reject such lists).
+std::optional<unsigned> getExpPartner(ArrayRef<CombinerKind> kinds,
+                                      unsigned position);
+
+/// The shift an `addexp` subtracts before exponentiating, given its
+/// partner's maximum `max` (f32 or vector of f32): `max` itself, or 0 where
+/// it is -inf (no element yet), so that exp never sees -inf - -inf.
+Value createExpShift(OpBuilder &b, Location loc, Value max);
+
+/// Combines `lhs` and `rhs` (f32 or vectors of f32) by `kind`, which is
+/// add, max or min; max and min propagate NaN.
 Value createCombine(OpBuilder &b, Location loc, CombinerKind kind, Value lhs,
                     Value rhs);
+
+/// Combines two tuples of partial values, one per entry of `kinds`. An
+/// `addexp` entry s, partnered with maxima m, combines as
+///   s_lhs * exp(m_lhs - M) + s_rhs * exp(m_rhs - M),  M = max(m_lhs, m_rhs)
+/// (with the shift of createExpShift); the other kinds combine alone. The
+/// combination is commutative, bit for bit.
+SmallVector<Value> createCombineAll(OpBuilder &b, Location loc,
+                                    ArrayRef<CombinerKind> kinds,
+                                    ValueRange lhs, ValueRange rhs);
 
 } // namespace credit
 } // namespace mlir

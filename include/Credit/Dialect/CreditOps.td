@@ -81,6 +81,12 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
       results of all earlier stages; it yields one f32 per combiner kind.
       The stage's results are those values combined over the whole row
       (`add`: sum, `max`: maximum, `min`: minimum; NaN propagates).
+      `addexp` sums `w * exp(a - M)`, where `w` is the value it yields, `a`
+      the value the nearest `max` before it in the stage yields and `M`
+      that max's result: the online softmax normalizer (and weighted sums
+      with it), computed in one sweep by rescaling partial sums to the
+      running maximum, so a row's softmax needs one stage and one exchange.
+      Where `M` is -inf (every `a` is), the sum is taken relative to 0.
     - `epilogue (args) { ... }`, with the arguments of a stage after the last
       one, yields one value per row output and one f32 per column-sum
       output. It is required when the op has row or column-sum outputs.

@@ -36,6 +36,11 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       llvm::cl::desc("Raise linalg reduction-reuse computations to "
                      "credit.rowwise first (credit-raise-linalg)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> onlineSoftmax{
+      *this, "online-softmax",
+      llvm::cl::desc("Merge a row maximum and its sums of exponentials into "
+                     "one stage (credit-online-softmax)"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> clusterSize{
       *this, "cluster-size",
       llvm::cl::desc("CTAs per row: 0 lets the compiler choose; 1, 2, 4, 8 "

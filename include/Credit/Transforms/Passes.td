@@ -60,6 +60,43 @@ def CreditRaiseLinalg : Pass<"credit-raise-linalg"> {
   ];
 }
 
+def CreditOnlineSoftmax : Pass<"credit-online-softmax"> {
+  let summary = "Merges a row maximum and its sums of exponentials into one "
+                "stage (online softmax)";
+  let description = [{
+    Rewrites a `credit.rowwise` stage that sums `exp(a - M)` (or
+    `exp(a - M) * w`) over the row, where `M` is the result of a `max` of
+    the stage before it over the same `a`, into `addexp` entries of that
+    earlier stage:
+
+    ```mlir
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    reduce [add] (%j: index, %v: f32, %m: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      credit.yield %e : f32
+    }
+    // becomes
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    ```
+
+    The merged stage yields the same values in the same order, so the
+    epilogue, the finalize region and later stages are unchanged. The
+    kernel then makes one exchange (CTA, cluster and, for split rows,
+    grid) instead of two, and reread staging reads the row once less; the
+    sums are accumulated against the running maximum and rescaled when it
+    grows (one exp per element as before, one more per sweep and per
+    combination). Entries of the later stage that do not use the earlier
+    stage's results join it as they are; a stage with any other use of
+    them, an exponent that differs from what the max reduces, or fast-math
+    flags on the exp or subtraction is left alone. `credit-to-ptx` runs
+    this pass unless `online-softmax=false`.
+  }];
+}
+
 def CreditCostModel : Pass<"credit-cost-model"> {
   let summary = "Predicts every candidate tiling's time and explains the "
                 "choice";

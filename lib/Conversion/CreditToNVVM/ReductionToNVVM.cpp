@@ -22,22 +22,27 @@ using namespace mlir::credit;
 
 static constexpr int64_t kWarpSize = 32;
 
-/// Combines `value` over groups of `lanes` consecutive lanes (a power of two)
-/// with xor shuffles. Floating-point combination is commutative, so every
-/// lane of a group ends with the same bits.
-static Value createButterfly(OpBuilder &b, Location loc, CombinerKind kind,
-                             Value value, int64_t lanes) {
+/// Combines `values` (one per entry of `kinds`) over groups of `lanes`
+/// consecutive lanes (a power of two) with xor shuffles. The combination is
+/// commutative, so every lane of a group ends with the same bits.
+static SmallVector<Value> createButterfly(OpBuilder &b, Location loc,
+                                          ArrayRef<CombinerKind> kinds,
+                                          ValueRange values, int64_t lanes) {
   Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
                                           b.getI32IntegerAttr(kWarpSize));
+  SmallVector<Value> result(values);
   for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
     Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
                                                b.getI32IntegerAttr(offset));
-    Value other = gpu::ShuffleOp::create(b, loc, value, distance, width,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    value = createCombine(b, loc, kind, value, other);
+    SmallVector<Value> others =
+        llvm::map_to_vector(result, [&](Value value) -> Value {
+          return gpu::ShuffleOp::create(b, loc, value, distance, width,
+                                        gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+        });
+    result = createCombineAll(b, loc, kinds, result, others);
   }
-  return value;
+  return result;
 }
 
 static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
@@ -58,9 +63,8 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
     Location loc = op.getLoc();
     SmallVector<CombinerKind> kinds = op.getCombinerKinds();
     int64_t numValues = kinds.size();
-    SmallVector<Value> values;
-    for (auto [kind, value] : llvm::zip(kinds, adaptor.getValues()))
-      values.push_back(createButterfly(rewriter, loc, kind, value, kWarpSize));
+    SmallVector<Value> values =
+        createButterfly(rewriter, loc, kinds, adaptor.getValues(), kWarpSize);
     int64_t warpsPerGroup = op.getGroupThreads() / kWarpSize;
     if (warpsPerGroup == 1) {
       rewriter.replaceOp(op, values);
@@ -111,20 +115,23 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
     Value width =
         arith::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
                                   rewriter.getI32IntegerAttr(kWarpSize));
-    SmallVector<Value> results;
+    SmallVector<Value> loaded;
     for (auto [i, kind] : llvm::enumerate(kinds)) {
       Value at = arith::AddIOp::create(rewriter, loc, readBase,
                                        createIndex(rewriter, loc, i));
-      Value loaded = memref::LoadOp::create(rewriter, loc, scratch, at);
-      Value value =
-          arith::SelectOp::create(rewriter, loc, inGroup, loaded,
-                                  createCombinerIdentity(rewriter, loc, kind));
-      value = createButterfly(rewriter, loc, kind, value, lanes);
-      // Every thread takes lane 0's bits.
-      results.push_back(gpu::ShuffleOp::create(rewriter, loc, value, zeroLane,
-                                               width, gpu::ShuffleMode::IDX)
-                            .getShuffleResult());
+      Value value = memref::LoadOp::create(rewriter, loc, scratch, at);
+      loaded.push_back(
+          arith::SelectOp::create(rewriter, loc, inGroup, value,
+                                  createCombinerIdentity(rewriter, loc, kind)));
     }
+    // Every thread takes lane 0's bits.
+    SmallVector<Value> results = llvm::map_to_vector(
+        createButterfly(rewriter, loc, kinds, loaded, lanes),
+        [&](Value value) -> Value {
+          return gpu::ShuffleOp::create(rewriter, loc, value, zeroLane, width,
+                                        gpu::ShuffleMode::IDX)
+              .getShuffleResult();
+        });
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -186,18 +193,18 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
     NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
 
+    // Rank 0's entries combined with those of ranks 1, 2, ... in order:
+    // the same operations in every CTA.
     SmallVector<Value> results;
-    for (auto [i, kind] : llvm::enumerate(kinds)) {
-      Value result;
-      for (int64_t r = 0; r < cluster; ++r) {
+    for (int64_t r = 0; r < cluster; ++r) {
+      SmallVector<Value> entries;
+      for (int64_t i = 0; i < numValues; ++i) {
         Value at = arith::AddIOp::create(
-            rewriter, loc, offset,
-            createIndex(rewriter, loc, r * numValues + int64_t(i)));
-        Value entry = memref::LoadOp::create(rewriter, loc, scratch, at);
-        result =
-            result ? createCombine(rewriter, loc, kind, result, entry) : entry;
+            rewriter, loc, offset, createIndex(rewriter, loc, r * numValues + i));
+        entries.push_back(memref::LoadOp::create(rewriter, loc, scratch, at));
       }
-      results.push_back(result);
+      results = r == 0 ? entries
+                       : createCombineAll(rewriter, loc, kinds, results, entries);
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -319,16 +326,17 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
       }
       Value isFirstLane = arith::CmpIOp::create(
           b, l, arith::CmpIPredicate::eq, tid, createIndex(b, l, 0));
-      SmallVector<Value> combined;
-      for (auto [k, kind] : llvm::enumerate(kinds)) {
-        Value identity = createCombinerIdentity(b, l, kind);
-        Value result;
-        for (auto [entry, valid] : llvm::zip(entries[k], inRange)) {
-          Value value = arith::SelectOp::create(b, l, valid, entry, identity);
-          result = result ? createCombine(b, l, kind, result, value) : value;
-        }
-        combined.push_back(createButterfly(b, l, kind, result, kWarpSize));
+      SmallVector<Value> lane;
+      for (auto [j, valid] : llvm::enumerate(inRange)) {
+        SmallVector<Value> contribution;
+        for (auto [k, kind] : llvm::enumerate(kinds))
+          contribution.push_back(arith::SelectOp::create(
+              b, l, valid, entries[k][j], createCombinerIdentity(b, l, kind)));
+        lane = j == 0 ? contribution
+                      : createCombineAll(b, l, kinds, lane, contribution);
       }
+      SmallVector<Value> combined =
+          createButterfly(b, l, kinds, lane, kWarpSize);
       // Lane 0 hands the results to the CTA. On the row's last exchange it
       // counts the CTA out (after the shuffles, so every lane of the warp
       // is done polling), and the last CTA out resets the counter for the

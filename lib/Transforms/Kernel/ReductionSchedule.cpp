@@ -39,6 +39,9 @@
 #include "Credit/Transforms/ElementwiseCloning.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -96,6 +99,7 @@ void KernelEmitter::emitClusterEnd() {
 static vector::CombiningKind toVectorKind(CombinerKind kind) {
   switch (kind) {
   case CombinerKind::Add:
+  case CombinerKind::AddExp:
     return vector::CombiningKind::ADD;
   case CombinerKind::Max:
     return vector::CombiningKind::MAXIMUMF;
@@ -112,29 +116,78 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
   SmallVector<Value> init = llvm::map_to_vector(kinds, [&](CombinerKind kind) {
     return createCombinerIdentity(b, loc, kind);
   });
+  // The maxima that addexp entries sum relative to.
+  llvm::SmallSetVector<unsigned, 2> partners;
+  for (unsigned k = 0; k < kinds.size(); ++k)
+    if (kinds[k] == CombinerKind::AddExp)
+      partners.insert(*getExpPartner(kinds, k));
 
-  SmallVector<Value> partials =
-      forEachSweep(init, [&](Value sweep, SmallVector<Value> accs) {
-        for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
-          ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
-          SmallVector<Value> args =
-              getElementArgs(block, state, chunk, pos, stage, results);
-          SmallVector<Value> values = cloneElementwise(b, block, args);
-          for (auto [k, kind] : llvm::enumerate(kinds)) {
-            Value value = values[k];
-            if (!isa<VectorType>(value.getType()))
-              value = vector::BroadcastOp::create(
-                  b, loc, vectorOf(b.getF32Type()), value);
-            Value partial =
-                vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
-            Value combined = createCombine(b, loc, kind, accs[k], partial);
-            accs[k] = pos.valid ? arith::SelectOp::create(b, loc, pos.valid,
-                                                          combined, accs[k])
-                                : combined;
-          }
+  SmallVector<Value> partials = forEachSweep(init, [&](Value sweep,
+                                                       SmallVector<Value> accs) {
+    SmallVector<Value> next = accs;
+    auto accumulate = [&](Value acc, Value partial, Value valid,
+                          CombinerKind kind) -> Value {
+      Value combined = kind == CombinerKind::Max ||
+                               kind == CombinerKind::Min
+                           ? createCombine(b, loc, kind, acc, partial)
+                           : Value(arith::AddFOp::create(b, loc, acc, partial));
+      return valid ? arith::SelectOp::create(b, loc, valid, combined, acc)
+                   : combined;
+    };
+    // Every entry but addexp combines chunk by chunk; addexp needs the
+    // sweep's maximum first, so the exponents and weights of its chunks
+    // are kept for the second pass.
+    SmallVector<SmallVector<Value>> kept(kinds.size());
+    SmallVector<Value> valid;
+    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+      ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+      SmallVector<Value> args =
+          getElementArgs(block, state, chunk, pos, stage, results);
+      SmallVector<Value> values = cloneElementwise(b, block, args);
+      valid.push_back(pos.valid);
+      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        Value value = values[k];
+        bool isOne = kind == CombinerKind::AddExp &&
+                     matchPattern(value, m_OneFloat());
+        if (!isa<VectorType>(value.getType()))
+          value = vector::BroadcastOp::create(
+              b, loc, vectorOf(b.getF32Type()), value);
+        if (partners.contains(k) || kind == CombinerKind::AddExp)
+          kept[k].push_back(isOne ? Value() : value);
+        if (kind == CombinerKind::AddExp)
+          continue;
+        Value partial =
+            vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
+        next[k] = accumulate(next[k], partial, pos.valid, kind);
+      }
+    }
+    // addexp: rescale the sum to the new maximum, add the sweep's terms.
+    for (unsigned partner : partners) {
+      Value shift = createExpShift(b, loc, next[partner]);
+      Value scale = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, accs[partner], shift));
+      Value shifts =
+          vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()), shift);
+      SmallVector<Value> exps =
+          llvm::map_to_vector(kept[partner], [&](Value exponent) -> Value {
+            return math::ExpOp::create(
+                b, loc, arith::SubFOp::create(b, loc, exponent, shifts));
+          });
+      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        if (kind != CombinerKind::AddExp || *getExpPartner(kinds, k) != partner)
+          continue;
+        next[k] = arith::MulFOp::create(b, loc, accs[k], scale);
+        for (auto [e, weight, chunkValid] : llvm::zip(exps, kept[k], valid)) {
+          Value term =
+              weight ? Value(arith::MulFOp::create(b, loc, e, weight)) : e;
+          Value partial = vector::ReductionOp::create(
+              b, loc, vector::CombiningKind::ADD, term);
+          next[k] = accumulate(next[k], partial, chunkValid, kind);
         }
-        return accs;
-      });
+      }
+    }
+    return next;
+  });
 
   // The scratch region of this stage in this row's buffer.
   auto bufferOffset = [&](int64_t region) {

@@ -401,6 +401,7 @@ static std::optional<APFloat> getSplatFloat(Value tensor) {
 static bool isIdentity(const Reduction &reduction, const APFloat &value) {
   switch (reduction.kind) {
   case CombinerKind::Add:
+  case CombinerKind::AddExp:
     return value.isZero();
   case CombinerKind::Max:
     return value.isInfinity() && value.isNegative();
