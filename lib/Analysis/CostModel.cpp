@@ -97,9 +97,10 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
 
   // Bytes per microsecond for one SM: its own limit, its share of the DRAM
   // (L2) when every busy SM streams, or what its CTAs keep in flight per
-  // DRAM round trip (Little's law: a round of loads is a sweep of every
-  // row input, or the whole slice with asynchronous staging).
-  double inFlight = perSM * double(plan.bytesInFlightPerCta);
+  // DRAM round trip (Little's law: a round of loads is every thread's
+  // elements of each row input).
+  double inFlight = perSM * double(plan.threads) * double(plan.elems) *
+                    double(plan.inputBytesPerColumn);
   double smBytesPerUs =
       std::min({profile.smGBs * 1e3, profile.dramGBs * 1e3 / result.activeSMs,
                 2 * inFlight / profile.dramLatencyUs});

@@ -392,16 +392,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   int64_t outputAccesses =
       plan.numOutputs +
       plan.numColumnSums * (plan.staging == Staging::Registers ? 0 : 2);
-  plan.asyncStaging =
-      plan.staging == Staging::Shared &&
-      llvm::all_of(op.getInputs(), [&](Value input) {
-        int64_t bytes = plan.vector * elementBytes(input);
-        return bytes == 4 || bytes == 8 || bytes == 16;
-      });
-  plan.bytesInFlightPerCta =
-      (plan.asyncStaging ? plan.rows * plan.slice
-                         : plan.threads * plan.elems) *
-      plan.inputBytesPerColumn;
   switch (plan.staging) {
   case Staging::Registers:
     plan.dramRounds = 1;
@@ -409,17 +399,12 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
         (plan.numInputs + broadcastReads + outputAccesses) / vector;
     break;
   case Staging::Shared:
-    // Asynchronous copies: one round for the whole slice, which the first
-    // stage then reads back like the later ones.
-    plan.dramRounds = plan.asyncStaging ? 1 : plan.sweeps;
+    plan.dramRounds = plan.sweeps;
     plan.globalAccessesPerElement =
         (plan.numInputs + broadcastReads + outputAccesses) / vector;
-    plan.sharedAccessesPerElement =
-        ((plan.asyncStaging ? 2 : 1) * plan.numInputs + laterRowReads) /
-        vector;
+    plan.sharedAccessesPerElement = (plan.numInputs + laterRowReads) / vector;
     plan.sharedBytesPerRow =
-        plan.n * ((plan.asyncStaging ? 2 : 1) * plan.inputBytesPerColumn +
-                  laterRowBytes);
+        plan.n * (plan.inputBytesPerColumn + laterRowBytes);
     break;
   case Staging::Reread:
     plan.dramRounds = plan.sweeps;

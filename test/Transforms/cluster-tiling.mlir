@@ -53,11 +53,10 @@ func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096
 
 // -----
 
-// Shared-memory staging: each row starts by copying the slice into dynamic
-// shared memory asynchronously (every sweep's chunks before any wait), and
-// every stage and the epilogue read it back. With one warp per row group,
-// no block scratch; with one CTA, no cluster ops. Row values that do not
-// depend on an element (the mean) stay scalar.
+// Shared-memory staging: the first stage copies the slice to dynamic shared
+// memory as it reduces; later stages and the epilogue read it back. With one
+// warp per row group, no block scratch; with one CTA, no cluster ops. Row
+// values that do not depend on an element (the mean) stay scalar.
 
 // CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2048_c1t32e16_shared = {
 // CHECK-SAME: dynamic_shared_memory = 4096
@@ -69,13 +68,8 @@ func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096
 // CHECK-NOT: nvvm.cluster
 // CHECK: scf.for
 // CHECK: scf.for
-// CHECK: credit.async_copy {{.*}} {elements = 8 : i32} : memref<?xbf16, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
-// CHECK: credit.async_copy
-// CHECK-NEXT: {{^ *}}}
-// CHECK-NEXT: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.cp.async.wait.group 0
-// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>
-// CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<global>>, vector<8xbf16>
+// CHECK: vector.store {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: credit.block_reduce [add] {{.*}} {group_threads = 32 : i32} : f32
 // CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: %[[MEAN:.*]] = arith.divf {{.*}} : f32
@@ -90,27 +84,6 @@ func.func @staged(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
       %n = arith.constant 2048.0 : f32
       %mean = arith.divf %s, %n : f32
       %r = arith.subf %v, %mean : f32
-      credit.yield %r : f32
-    }
-  return
-}
-
-// -----
-
-// Vectors of 2 bytes cannot be copied asynchronously: the first stage loads
-// the slice through registers and stores it as it reduces.
-// CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2047_c1t32e16_shared = {
-// CHECK-NOT: credit.async_copy
-// CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<global>>, vector<1xbf16>
-// CHECK: vector.store {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<1xbf16>
-// CHECK: credit.block_reduce [add]
-// CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<1xbf16>
-func.func @staged_sync(%x: memref<?x2047xbf16>, %o: memref<?x2047xbf16>) {
-  credit.rowwise ins(%x : memref<?x2047xbf16>) outs(%o : memref<?x2047xbf16>)
-      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 16, staging = shared>}
-    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %s: f32) {
-      %r = arith.subf %v, %s : f32
       credit.yield %r : f32
     }
   return

@@ -59,10 +59,6 @@ struct KernelPlan {
   /// Clusters that share a row, and the CTAs of all of them.
   int64_t splits = 1, ctasPerRow = 1;
   Staging staging = Staging::Registers;
-  /// Shared staging: the slice is copied in asynchronously (cp.async),
-  /// all of it at once, rather than a sweep at a time through registers.
-  /// Every row input's vector must be 4, 8 or 16 bytes.
-  bool asyncStaging = false;
   /// Threads that share a row, and warps per CTA.
   int64_t threadsPerRow = 0, warps = 0;
   /// Vector accesses per thread and input in one sweep (elems / vector).
@@ -117,9 +113,6 @@ struct KernelPlan {
   /// sweep otherwise), and the rereads of later regions (reread staging:
   /// one per sweep and region that reads the row; they mostly hit L2).
   int64_t dramRounds = 0, rereadRounds = 0;
-  /// Bytes of row inputs one CTA has in flight in its first read of a row:
-  /// a sweep's worth, or the whole slice with asynchronous staging.
-  int64_t bytesInFlightPerCta = 0;
   /// Vector accesses per element of the row: to global memory (row and
   /// broadcast reads, output writes) and to the shared-memory stage.
   double globalAccessesPerElement = 0, sharedAccessesPerElement = 0;

@@ -25,7 +25,7 @@ struct ConvertCreditToNVVMPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addIllegalOp<AsyncCopyOp, BlockReduceOp, ClusterReduceOp, GridReduceOp,
+    target.addIllegalOp<BlockReduceOp, ClusterReduceOp, GridReduceOp,
                         DynamicSharedMemoryOp,
                         GlobalViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

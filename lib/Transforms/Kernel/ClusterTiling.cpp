@@ -67,7 +67,6 @@ RowState KernelEmitter::beginRow(Value rowBase) {
   for (Value stride : outputStrides)
     state.outputOffsets.push_back(mul(state.row, stride));
   loadRowRegisters(state);
-  copyRowToShared(state);
   return state;
 }
 

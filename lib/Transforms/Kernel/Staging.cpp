@@ -4,15 +4,13 @@
 //
 // Chunk positions, vector loads and stores, and the three stagings of a
 // plan: the slice in registers (loaded once per row), in shared memory
-// (copied in asynchronously at the start of the row where the vectors
-// allow it, else loaded by the first stage; read back by the others), or
-// reread from global memory by every region that uses it.
+// (loaded by the first stage, read back by the others), or reread from
+// global memory by every region that uses it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -137,33 +135,6 @@ void KernelEmitter::loadRowRegisters(RowState &state) {
   }
 }
 
-void KernelEmitter::copyRowToShared(RowState &state) {
-  if (!plan.asyncStaging)
-    return;
-  // The previous row's reads of these positions were this thread's own,
-  // earlier in program order, so the copies cannot overtake them.
-  forEachSweep({}, [&](Value sweep, SmallVector<Value>) {
-    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
-      ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
-      Value local = plan.rows > 1
-                        ? add(mul(rowInCta, index(plan.slice)), pos.local)
-                        : pos.local;
-      Value valid =
-          pos.valid ? pos.valid
-                    : Value(arith::ConstantIntOp::create(b, loc, b.getI1Type(),
-                                                         1));
-      for (auto [i, view] : llvm::enumerate(inputViews))
-        AsyncCopyOp::create(b, loc, view,
-                            add(state.inputOffsets[i], pos.column),
-                            stagedViews[i], local, valid,
-                            b.getI32IntegerAttr(plan.vector));
-    }
-    return SmallVector<Value>();
-  });
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, /*n=*/0);
-}
-
 Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
                               const ChunkPosition &pos, unsigned stage) {
   Type element = elementTypeOf(op.getInputs()[input]);
@@ -174,7 +145,7 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
     Value staged = stagedViews[input];
     Value local = plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
                                 : pos.local;
-    if (stage > 0 || plan.asyncStaging)
+    if (stage > 0)
       return toComputeType(loadVector(staged, local, element, Value()));
     Value raw = loadVector(inputViews[input],
                            add(state.inputOffsets[input], pos.column), element,
