@@ -134,7 +134,7 @@ def predict(items: list[tuple[str, str, int, int | None]],
         source.write(text)
         source.flush()
         proc = subprocess.run(
-            [credit_opt, source.name,
+            [credit_opt, source.name, "--credit-online-softmax",
              f"--credit-cost-model={' '.join(options)}"],
             capture_output=True, text=True)
     if proc.returncode != 0:
@@ -737,7 +737,8 @@ def choices(paths: list[str], rows: tuple[int, ...] = (1, 64, 4096, 65536),
                 options = "remarks=false" + (f" profile={profile}"
                                              if profile else "")
                 proc = subprocess.run(
-                    [credit_opt, f.name, f"--credit-cost-model={options}"],
+                    [credit_opt, f.name, "--credit-online-softmax",
+                     f"--credit-cost-model={options}"],
                     capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError(proc.stderr)

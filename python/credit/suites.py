@@ -127,6 +127,14 @@ def gpu_cases() -> list[Case]:
             cases.append(Case(name, "f32", 65536, cluster, 3))
         cases.append(Case(name, "f32", 8192, 4, 4, values="special"))
         cases.append(Case(name, "bf16", 8192, 1, 4, values="special"))
+        # Row 4 is -inf but for its last third (a masked row): partial
+        # maxima of -inf meet finite ones in every exchange, in the online
+        # softmax's sweeps, CTAs, clusters and split rows.
+        cases.append(Case(name, "bf16", 65536, 16, 6, values="special"))
+        cases.append(Case(name, "f32", 300000, 0, 6, values="special",
+                          tiling=split_tiling(
+                              "f32", 300000, 1 if WORKLOADS[name].column_sums
+                              else 2, 4, "reread", 256)))
         for dtype in DTYPES:
             for cluster in (0, 2, 16):
                 cases.append(Case(name, dtype, 6000, cluster, 3))
@@ -140,7 +148,8 @@ def gpu_cases() -> list[Case]:
 
 
 def gpu_requests() -> list[Request]:
-    return list(dict.fromkeys(case.request() for case in gpu_cases()))
+    return list(dict.fromkeys(case.request() for case in
+                              gpu_cases() + sanitizer_cases()))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,14 +206,20 @@ def _bench_requests(points) -> list[Request]:
         for p in points for c in BENCH_CLUSTERS))
 
 
+#: Shared staging over eight sweeps, two CTAs a row.
+SHARED_STAGING = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
+                  "elems = 16, staging = shared>")
+
+
 def sanitizer_cases() -> list[Case]:
-    """One kernel per workload at cluster 8, and one with rows split over
-    four clusters (of two CTAs; of one with column sums), for
-    compute-sanitizer."""
+    """One kernel per workload at cluster 8, one with shared staging and
+    one with rows split over four clusters (of two CTAs; of one with column
+    sums), for compute-sanitizer."""
     cases = []
     for name in WORKLOADS:
         cluster = 1 if WORKLOADS[name].column_sums else 2
         cases.append(Case(name, "bf16", 8192, 8, 5))
+        cases.append(Case(name, "bf16", 65536, 0, 3, tiling=SHARED_STAGING))
         cases.append(Case(name, "bf16", 100000, 0, 3,
                           tiling=split_tiling("bf16", 100000, cluster, 4)))
     return cases

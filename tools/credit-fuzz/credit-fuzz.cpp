@@ -103,6 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     credit::buildCreditToPTXPipeline(pm, options);
   } else {
     pm.addPass(credit::createCreditRaiseLinalg());
+    pm.addPass(credit::createCreditOnlineSoftmax());
     pm.addPass(credit::createCreditCheckTarget());
     // As credit-to-ptx does: a kept host gets no split rows.
     credit::CreditChooseTilingOptions choose;

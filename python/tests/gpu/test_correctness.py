@@ -38,7 +38,8 @@ def vector(case, generator):
 
 
 def specials(case, tensor):
-    """Row 0 gets a -inf, row 1 a NaN, row 2 is all -inf."""
+    """Row 0 gets a -inf, row 1 a NaN, row 2 is all -inf, row 4 is -inf
+    but for its last third."""
     if case.values != "special":
         return tensor
     tensor = tensor.clone()
@@ -47,6 +48,8 @@ def specials(case, tensor):
         tensor[1, case.n // 2] = float("nan")
     if case.m > 2:
         tensor[2, :] = float("-inf")
+    if case.m > 4:
+        tensor[4, :2 * case.n // 3] = float("-inf")
     return tensor
 
 
