@@ -7,6 +7,7 @@
 #include "Credit/Dialect/Combiners.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -67,33 +68,79 @@ Value mlir::credit::createCombine(OpBuilder &b, Location loc, CombinerKind kind,
   llvm_unreachable("unknown combiner kind");
 }
 
-SmallVector<Value> mlir::credit::createCombineAll(OpBuilder &b, Location loc,
-                                                  ArrayRef<CombinerKind> kinds,
-                                                  ValueRange lhs,
-                                                  ValueRange rhs) {
-  SmallVector<Value> result;
-  // The rescaling factors of each side, per max that has partners.
-  llvm::SmallDenseMap<unsigned, std::pair<Value, Value>> scales;
+/// exp(max - shift) for each of the maxima that an addexp sums against.
+static Value createRescale(OpBuilder &b, Location loc, Value max,
+                           Value shift) {
+  return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, max, shift));
+}
+
+SmallVector<Value>
+mlir::credit::createCombineAll(OpBuilder &b, Location loc,
+                               ArrayRef<CombinerKind> kinds,
+                               ArrayRef<SmallVector<Value>> tuples) {
+  SmallVector<Value> result(tuples.front());
+  for (auto [k, kind] : llvm::enumerate(kinds))
+    if (kind != CombinerKind::AddExp)
+      for (const SmallVector<Value> &tuple : tuples.drop_front())
+        result[k] = createCombine(b, loc, kind, result[k], tuple[k]);
+  // Each tuple's factor for each max that has addexp partners.
+  llvm::SmallDenseMap<unsigned, SmallVector<Value>> scales;
   for (auto [k, kind] : llvm::enumerate(kinds)) {
-    if (kind != CombinerKind::AddExp) {
-      result.push_back(createCombine(b, loc, kind, lhs[k], rhs[k]));
+    if (kind != CombinerKind::AddExp)
       continue;
-    }
     unsigned partner = *getExpPartner(kinds, k);
     auto [it, inserted] = scales.try_emplace(partner);
     if (inserted) {
-      // The partner comes first: its combined maximum is already built.
       Value shift = createExpShift(b, loc, result[partner]);
-      auto scale = [&](Value m) -> Value {
-        return math::ExpOp::create(b, loc,
-                                   arith::SubFOp::create(b, loc, m, shift));
-      };
-      it->second = {scale(lhs[partner]), scale(rhs[partner])};
+      for (const SmallVector<Value> &tuple : tuples)
+        it->second.push_back(createRescale(b, loc, tuple[partner], shift));
     }
-    auto [lhsScale, rhsScale] = it->second;
-    Value lhsTerm = arith::MulFOp::create(b, loc, lhs[k], lhsScale);
-    Value rhsTerm = arith::MulFOp::create(b, loc, rhs[k], rhsScale);
-    result.push_back(arith::AddFOp::create(b, loc, lhsTerm, rhsTerm));
+    Value sum;
+    for (auto [tuple, scale] : llvm::zip_equal(tuples, it->second)) {
+      Value term = arith::MulFOp::create(b, loc, tuple[k], scale);
+      sum = sum ? Value(arith::AddFOp::create(b, loc, sum, term)) : term;
+    }
+    result[k] = sum;
+  }
+  return result;
+}
+
+static constexpr int64_t kWarpSize = 32;
+
+/// `value` combined by `kind` (add, max or min) over groups of `lanes`.
+static Value createButterflyOf(OpBuilder &b, Location loc, CombinerKind kind,
+                               Value value, int64_t lanes) {
+  Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                          b.getI32IntegerAttr(kWarpSize));
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                               b.getI32IntegerAttr(offset));
+    Value other = gpu::ShuffleOp::create(b, loc, value, distance, width,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = createCombine(b, loc, kind, value, other);
+  }
+  return value;
+}
+
+SmallVector<Value> mlir::credit::createButterfly(OpBuilder &b, Location loc,
+                                                 ArrayRef<CombinerKind> kinds,
+                                                 ValueRange values,
+                                                 int64_t lanes) {
+  SmallVector<Value> result(values);
+  for (auto [k, kind] : llvm::enumerate(kinds))
+    if (kind != CombinerKind::AddExp)
+      result[k] = createButterflyOf(b, loc, kind, values[k], lanes);
+  // Floating-point addition is commutative, so the lanes' rescaled sums
+  // add up to the same bits everywhere.
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    if (kind != CombinerKind::AddExp)
+      continue;
+    unsigned partner = *getExpPartner(kinds, k);
+    Value shift = createExpShift(b, loc, result[partner]);
+    Value own = arith::MulFOp::create(
+        b, loc, values[k], createRescale(b, loc, values[partner], shift));
+    result[k] = createButterflyOf(b, loc, CombinerKind::Add, own, lanes);
   }
   return result;
 }

@@ -38,8 +38,7 @@ func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>
 
 // Cluster reduction: threads 0..3 push to the peers' shared memory through
 // DSMEM, the cluster synchronizes (release arrive, acquire wait), and every
-// thread combines the four local entries in rank order, a rank's values
-// together.
+// thread combines the four local entries in rank order.
 // CHECK-LABEL: func.func @cluster
 // CHECK: nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK: memref.extract_aligned_pointer_as_index
@@ -53,14 +52,12 @@ func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NOT: relaxed
 // CHECK-NEXT: nvvm.cluster.wait
-// CHECK-COUNT-4: memref.load
+// CHECK-COUNT-8: memref.load
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.addf
 // CHECK-NEXT: arith.addf
 // CHECK-NEXT: arith.minimumf
-// CHECK-COUNT-2: memref.load
-// CHECK-NEXT: arith.addf
 // CHECK-NEXT: arith.minimumf
-// CHECK-COUNT-2: memref.load
-// CHECK-NEXT: arith.addf
 // CHECK-NEXT: arith.minimumf
 // CHECK-NOT: memref.load
 func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32) {
@@ -118,25 +115,21 @@ func.func @grid_last(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t:
 
 // -----
 
-// addexp with its max: each butterfly step shuffles both values, takes the
-// larger maximum (0 as the shift where it is -inf) and rescales both sums
-// to it before adding. Nothing but the add uses the shifted sums, and the
-// add's operands are symmetric, so every lane ends with the same bits.
+// addexp with its max: the maximum's butterfly first; then each lane
+// rescales its own sum to the warp's maximum (0 as the shift where it is
+// -inf) and the sums are added in a butterfly of their own, so every lane
+// ends with the same bits.
 // CHECK-LABEL: func.func @online_warp
-// CHECK: %[[M1:[a-zA-Z0-9_]+]], %{{.*}} = gpu.shuffle xor %[[M0:[^,]*]],
-// CHECK: %[[S1:[a-zA-Z0-9_]+]], %{{.*}} = gpu.shuffle xor %[[S0:[^,]*]],
-// CHECK: %[[M:.*]] = arith.maximumf %[[M0]], %[[M1]] : f32
+// CHECK-SAME: (%[[M0:.*]]: f32, %[[S0:.*]]: f32)
+// CHECK-COUNT-5: arith.maximumf
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[M]], %[[NEGINF]] : f32
+// CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[M:.*]], %[[NEGINF]] : f32
 // CHECK: %[[SHIFT:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[M]] : f32
 // CHECK: arith.subf %[[M0]], %[[SHIFT]] : f32
-// CHECK: llvm.nvvm.ex2.approx.ftz.f
-// CHECK: arith.subf %[[M1]], %[[SHIFT]] : f32
-// CHECK: llvm.nvvm.ex2.approx.ftz.f
-// CHECK: %[[A:.*]] = arith.mulf %[[S0]], %{{.*}} : f32
-// CHECK: %[[B:.*]] = arith.mulf %[[S1]], %{{.*}} : f32
-// CHECK: arith.addf %[[A]], %[[B]] : f32
-// CHECK-COUNT-4: arith.maximumf
+// CHECK: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK: arith.mulf %[[S0]], %[[E]] : f32
+// CHECK-NOT: llvm.nvvm.ex2.approx.ftz.f
+// CHECK-COUNT-5: arith.addf
 // CHECK-NOT: arith.maximumf
 // CHECK: return
 func.func @online_warp(%m: f32, %s: f32) -> (f32, f32) {
@@ -146,17 +139,18 @@ func.func @online_warp(%m: f32, %s: f32) -> (f32, f32) {
 
 // -----
 
-// Two addexp entries of one max share its rescaling factors; an add between
-// them combines alone.
+// Two addexp entries of one max share its rescaling factors, one per rank
+// against the combined maximum; an add between them combines alone.
 // CHECK-LABEL: func.func @online_cluster
 // CHECK: nvvm.cluster.wait
 // CHECK-COUNT-8: memref.load
 // CHECK-NEXT: arith.maximumf
+// CHECK-NEXT: arith.addf
 // CHECK: llvm.nvvm.ex2.approx.ftz.f
 // CHECK: llvm.nvvm.ex2.approx.ftz.f
 // CHECK-NOT: llvm.nvvm.ex2.approx.ftz.f
 // CHECK: arith.addf
-// CHECK: arith.addf
+// CHECK-NOT: llvm.nvvm.ex2.approx.ftz.f
 // CHECK: arith.addf
 // CHECK-NOT: memref.load
 // CHECK: return

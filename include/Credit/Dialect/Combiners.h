@@ -34,14 +34,23 @@ Value createExpShift(OpBuilder &b, Location loc, Value max);
 Value createCombine(OpBuilder &b, Location loc, CombinerKind kind, Value lhs,
                     Value rhs);
 
-/// Combines two tuples of partial values, one per entry of `kinds`. An
-/// `addexp` entry s, partnered with maxima m, combines as
-///   s_lhs * exp(m_lhs - M) + s_rhs * exp(m_rhs - M),  M = max(m_lhs, m_rhs)
-/// (with the shift of createExpShift); the other kinds combine alone. The
-/// combination is commutative, bit for bit.
+/// Combines tuples of partial values, one value per entry of `kinds`, in
+/// the order given. Entries other than `addexp` combine alone; an `addexp`
+/// entry s, partnered with maxima m, combines as sum_i s_i * exp(m_i - M)
+/// with M the combined maximum (shifted as in createExpShift): one
+/// exponential per tuple. Two tuples combine commutatively, bit for bit.
 SmallVector<Value> createCombineAll(OpBuilder &b, Location loc,
                                     ArrayRef<CombinerKind> kinds,
-                                    ValueRange lhs, ValueRange rhs);
+                                    ArrayRef<SmallVector<Value>> tuples);
+
+/// Combines `values` (one per entry of `kinds`) over groups of `lanes`
+/// consecutive lanes (a power of two) with xor shuffles: every entry but
+/// addexp first; then each lane rescales its addexp sums to the group's
+/// maximum and they are added. Every lane of a group ends with the same
+/// bits.
+SmallVector<Value> createButterfly(OpBuilder &b, Location loc,
+                                   ArrayRef<CombinerKind> kinds,
+                                   ValueRange values, int64_t lanes);
 
 } // namespace credit
 } // namespace mlir

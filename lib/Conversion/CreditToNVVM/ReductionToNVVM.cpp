@@ -22,29 +22,6 @@ using namespace mlir::credit;
 
 static constexpr int64_t kWarpSize = 32;
 
-/// Combines `values` (one per entry of `kinds`) over groups of `lanes`
-/// consecutive lanes (a power of two) with xor shuffles. The combination is
-/// commutative, so every lane of a group ends with the same bits.
-static SmallVector<Value> createButterfly(OpBuilder &b, Location loc,
-                                          ArrayRef<CombinerKind> kinds,
-                                          ValueRange values, int64_t lanes) {
-  Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                          b.getI32IntegerAttr(kWarpSize));
-  SmallVector<Value> result(values);
-  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
-    Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                               b.getI32IntegerAttr(offset));
-    SmallVector<Value> others =
-        llvm::map_to_vector(result, [&](Value value) -> Value {
-          return gpu::ShuffleOp::create(b, loc, value, distance, width,
-                                        gpu::ShuffleMode::XOR)
-              .getShuffleResult();
-        });
-    result = createCombineAll(b, loc, kinds, result, others);
-  }
-  return result;
-}
-
 static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -193,19 +170,16 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
     NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
 
-    // Rank 0's entries combined with those of ranks 1, 2, ... in order:
-    // the same operations in every CTA.
-    SmallVector<Value> results;
-    for (int64_t r = 0; r < cluster; ++r) {
-      SmallVector<Value> entries;
+    // The ranks' entries combined in rank order: the same operations in
+    // every CTA.
+    SmallVector<SmallVector<Value>> ranks(cluster);
+    for (int64_t r = 0; r < cluster; ++r)
       for (int64_t i = 0; i < numValues; ++i) {
         Value at = arith::AddIOp::create(
             rewriter, loc, offset, createIndex(rewriter, loc, r * numValues + i));
-        entries.push_back(memref::LoadOp::create(rewriter, loc, scratch, at));
+        ranks[r].push_back(memref::LoadOp::create(rewriter, loc, scratch, at));
       }
-      results = r == 0 ? entries
-                       : createCombineAll(rewriter, loc, kinds, results, entries);
-    }
+    SmallVector<Value> results = createCombineAll(rewriter, loc, kinds, ranks);
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -326,17 +300,14 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
       }
       Value isFirstLane = arith::CmpIOp::create(
           b, l, arith::CmpIPredicate::eq, tid, createIndex(b, l, 0));
-      SmallVector<Value> lane;
-      for (auto [j, valid] : llvm::enumerate(inRange)) {
-        SmallVector<Value> contribution;
+      SmallVector<SmallVector<Value>> contributions(inRange.size());
+      for (auto [j, valid] : llvm::enumerate(inRange))
         for (auto [k, kind] : llvm::enumerate(kinds))
-          contribution.push_back(arith::SelectOp::create(
+          contributions[j].push_back(arith::SelectOp::create(
               b, l, valid, entries[k][j], createCombinerIdentity(b, l, kind)));
-        lane = j == 0 ? contribution
-                      : createCombineAll(b, l, kinds, lane, contribution);
-      }
-      SmallVector<Value> combined =
-          createButterfly(b, l, kinds, lane, kWarpSize);
+      SmallVector<Value> combined = createButterfly(
+          b, l, kinds, createCombineAll(b, l, kinds, contributions),
+          kWarpSize);
       // Lane 0 hands the results to the CTA. On the row's last exchange it
       // counts the CTA out (after the shuffles, so every lane of the warp
       // is done polling), and the last CTA out resets the counter for the

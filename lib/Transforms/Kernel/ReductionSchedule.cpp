@@ -127,10 +127,11 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     SmallVector<Value> next = accs;
     auto accumulate = [&](Value acc, Value partial, Value valid,
                           CombinerKind kind) -> Value {
-      Value combined = kind == CombinerKind::Max ||
-                               kind == CombinerKind::Min
-                           ? createCombine(b, loc, kind, acc, partial)
-                           : Value(arith::AddFOp::create(b, loc, acc, partial));
+      // An addexp's partial is already relative to the sum's maximum.
+      Value combined =
+          kind == CombinerKind::AddExp
+              ? Value(arith::AddFOp::create(b, loc, acc, partial))
+              : createCombine(b, loc, kind, acc, partial);
       return valid ? arith::SelectOp::create(b, loc, valid, combined, acc)
                    : combined;
     };
