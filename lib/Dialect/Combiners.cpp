@@ -105,13 +105,11 @@ mlir::credit::createCombineAll(OpBuilder &b, Location loc,
   return result;
 }
 
-static constexpr int64_t kWarpSize = 32;
-
 /// `value` combined by `kind` (add, max or min) over groups of `lanes`.
 static Value createButterflyOf(OpBuilder &b, Location loc, CombinerKind kind,
                                Value value, int64_t lanes) {
   Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                          b.getI32IntegerAttr(kWarpSize));
+                                          b.getI32IntegerAttr(kWarpLanes));
   for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
     Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
                                                b.getI32IntegerAttr(offset));

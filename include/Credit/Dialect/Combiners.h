@@ -43,6 +43,9 @@ SmallVector<Value> createCombineAll(OpBuilder &b, Location loc,
                                     ArrayRef<CombinerKind> kinds,
                                     ArrayRef<SmallVector<Value>> tuples);
 
+/// Lanes of a warp on every NVIDIA chip: the width of the shuffles.
+inline constexpr int64_t kWarpLanes = 32;
+
 /// Combines `values` (one per entry of `kinds`) over groups of `lanes`
 /// consecutive lanes (a power of two) with xor shuffles: every entry but
 /// addexp first; then each lane rescales its addexp sums to the group's

@@ -20,8 +20,6 @@
 using namespace mlir;
 using namespace mlir::credit;
 
-static constexpr int64_t kWarpSize = 32;
-
 static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -41,15 +39,15 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
     SmallVector<CombinerKind> kinds = op.getCombinerKinds();
     int64_t numValues = kinds.size();
     SmallVector<Value> values =
-        createButterfly(rewriter, loc, kinds, adaptor.getValues(), kWarpSize);
-    int64_t warpsPerGroup = op.getGroupThreads() / kWarpSize;
+        createButterfly(rewriter, loc, kinds, adaptor.getValues(), kWarpLanes);
+    int64_t warpsPerGroup = op.getGroupThreads() / kWarpLanes;
     if (warpsPerGroup == 1) {
       rewriter.replaceOp(op, values);
       return success();
     }
 
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value warpSize = createIndex(rewriter, loc, kWarpSize);
+    Value warpSize = createIndex(rewriter, loc, kWarpLanes);
     Value lane = arith::RemUIOp::create(rewriter, loc, tid, warpSize);
     Value warp = arith::DivUIOp::create(rewriter, loc, tid, warpSize);
     Value scratch = adaptor.getScratch();
@@ -91,7 +89,7 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
         rewriter, loc, rewriter.getI32Type(), rewriter.getI32IntegerAttr(0));
     Value width =
         arith::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                  rewriter.getI32IntegerAttr(kWarpSize));
+                                  rewriter.getI32IntegerAttr(kWarpLanes));
     SmallVector<Value> loaded;
     for (auto [i, kind] : llvm::enumerate(kinds)) {
       Value at = arith::AddIOp::create(rewriter, loc, readBase,
@@ -261,7 +259,7 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
     // ordered after the arrivals it saw.
     Value inFirstWarp =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
-                              createIndex(rewriter, loc, kWarpSize));
+                              createIndex(rewriter, loc, kWarpLanes));
     scf::IfOp::create(rewriter, loc, inFirstWarp, [&](OpBuilder &b,
                                                       Location l) {
       Value arrivals = arith::ConstantOp::create(
@@ -283,12 +281,12 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
       // issued before any is combined), combines them in that order, and
       // the warp combines its lanes with xor shuffles. Every CTA runs the
       // same operations on the same values, so all get the same bits.
-      int64_t perLane = llvm::divideCeil(splits, kWarpSize);
+      int64_t perLane = llvm::divideCeil(splits, kWarpLanes);
       SmallVector<SmallVector<Value>> entries(numValues);
       SmallVector<Value> inRange;
       for (int64_t j = 0; j < perLane; ++j) {
         Value split = arith::AddIOp::create(b, l, tid,
-                                            createIndex(b, l, j * kWarpSize));
+                                            createIndex(b, l, j * kWarpLanes));
         inRange.push_back(arith::CmpIOp::create(
             b, l, arith::CmpIPredicate::ult, split, createIndex(b, l, splits)));
         Value clamped = arith::MinUIOp::create(b, l, split,
@@ -307,7 +305,7 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
               b, l, valid, entries[k][j], createCombinerIdentity(b, l, kind)));
       SmallVector<Value> combined = createButterfly(
           b, l, kinds, createCombineAll(b, l, kinds, contributions),
-          kWarpSize);
+          kWarpLanes);
       // Lane 0 hands the results to the CTA. On the row's last exchange it
       // counts the CTA out (after the shuffles, so every lane of the warp
       // is done polling), and the last CTA out resets the counter for the
