@@ -272,6 +272,11 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                               plan.vector,
                               plan.vector * plan.widestElementBytes,
                               target.maxAccessBytes));
+  if (plan.splits > 1 && plan.numStages == 0)
+    return fail(llvm::formatv("an op without reduction stages has nothing "
+                              "for {0} clusters per row to exchange; splits "
+                              "must be 1",
+                              plan.splits));
   if (plan.n % plan.vector != 0)
     return fail(llvm::formatv("N = {0} is not a multiple of the vector width "
                               "{1}",

@@ -505,8 +505,6 @@ LogicalResult RowwiseOp::verify() {
   }
 
   // One combiner list per stage, each non-empty.
-  if (getStages().empty())
-    return emitOpError("expects at least one reduction stage");
   if (getCombiners().size() != getStages().size())
     return emitOpError() << "expects one combiner list per reduction stage, "
                             "found "

@@ -33,6 +33,13 @@ mlir::credit::checkCreditToPTXOptions(const CreditToPTXOptions &options) {
   problem = checkClusterSizeOption(options.clusterSize);
   if (!problem.empty())
     return problem;
+  if (!options.splitPart.empty()) {
+    problem = checkSplitStagesOptions(options.splitPart, options.splitShards);
+    if (!problem.empty())
+      return "split-" + problem;
+  } else if (options.splitShards != 1) {
+    return "split-shards needs split-part=combine";
+  }
   if (options.optLevel > 3)
     return "opt-level must be 0, 1, 2 or 3, got " +
            std::to_string(options.optLevel);
@@ -56,6 +63,9 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   }
   if (options.onlineSoftmax)
     pm.addPass(createCreditOnlineSoftmax());
+  if (!options.splitPart.empty())
+    pm.addPass(createCreditSplitStages(
+        CreditSplitStagesOptions{options.splitPart, options.splitShards}));
   pm.addPass(createCreditCheckTarget(
       CreditCheckTargetOptions{options.chip, options.features, options.format,
                                options.toolkit, /*requireOps=*/true}));

@@ -90,15 +90,6 @@ func.func @inner_stride(%x: memref<8x64xf32, strided<[1, 8]>>, %o: memref<8x64xf
 
 // -----
 
-func.func @no_stage(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  // expected-error @+1 {{expects at least one reduction stage}}
-  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
-    epilogue (%j: index, %v: f32) { credit.yield %v : f32 }
-  return %r : tensor<?x64xf32>
-}
-
-// -----
-
 func.func @combiner_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   // expected-error @+1 {{expects one combiner list per reduction stage, found 2 lists for 1 stages}}
   %r = "credit.rowwise"(%x, %o) <{combiners = [[#credit.combiner<add>], [#credit.combiner<add>]],

@@ -148,3 +148,19 @@ func.func @online_softmax(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tenso
     }
   return %y : tensor<?x512xf32>
 }
+
+// No reduction stage: a row-wise map whose epilogue and finalize region
+// see the per-row scalars (the combine part of a split row).
+// CHECK-LABEL: func.func @no_stage
+// CHECK: credit.rowwise "map" ins(%{{.*}} : tensor<?x64xf32>) scalars(%{{.*}} : tensor<?xf32>) outs(%{{.*}} : tensor<?x64xf32>) scalar_outs(%{{.*}} : tensor<?xf32>)
+// CHECK-NEXT: epilogue (%{{.*}}: index, %{{.*}}: f32, %{{.*}}: f32) {
+// CHECK: finalize (%{{.*}}: f32) {
+func.func @no_stage(%x: tensor<?x64xf32>, %s: tensor<?xf32>, %o: tensor<?x64xf32>, %l: tensor<?xf32>) -> (tensor<?x64xf32>, tensor<?xf32>) {
+  %r, %q = credit.rowwise "map" ins(%x : tensor<?x64xf32>) scalars(%s : tensor<?xf32>) outs(%o : tensor<?x64xf32>) scalar_outs(%l : tensor<?xf32>)
+    epilogue (%j: index, %v: f32, %c: f32) {
+      %y = arith.mulf %v, %c : f32
+      credit.yield %y : f32
+    }
+    finalize (%c: f32) { credit.yield %c : f32 }
+  return %r, %q : tensor<?x64xf32>, tensor<?xf32>
+}

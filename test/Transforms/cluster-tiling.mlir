@@ -255,6 +255,18 @@ func.func @split_too_wide(%x: tensor<?x4194304xf32>, %o: tensor<?x4194304xf32>) 
 
 // -----
 
+// Without a reduction stage there is nothing for the clusters of a split
+// row to exchange.
+func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf32>) -> tensor<?x262144xf32> {
+  // expected-error @+1 {{credit-cluster-tiling: cannot build #credit.tiling<cluster = 4, threads = 1024, vector = 4, elems = 16, splits = 4> on sm_90: an op without reduction stages has nothing for 4 clusters per row to exchange; splits must be 1}}
+  %r = credit.rowwise ins(%x : tensor<?x262144xf32>) outs(%o : tensor<?x262144xf32>)
+      attributes {tiling = #credit.tiling<cluster = 4, threads = 1024, vector = 4, elems = 16, splits = 4>}
+    epilogue (%j: index, %v: f32) { credit.yield %v : f32 }
+  return %r : tensor<?x262144xf32>
+}
+
+// -----
+
 // An addexp stage (online softmax), two sweeps of two chunks: each sweep
 // reduces the maximum of its chunks first, rescales the running sum to the
 // new maximum once and adds the chunks' exponentials; one block and one

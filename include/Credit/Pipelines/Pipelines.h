@@ -41,6 +41,16 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       llvm::cl::desc("Merge a row maximum and its sums of exponentials into "
                      "one stage (credit-online-softmax)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> splitPart{
+      *this, "split-part",
+      llvm::cl::desc("Compile one part of each op split at its reduction "
+                     "stage for rows sharded across devices: partial or "
+                     "combine (credit-split-stages); empty: the whole op"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> splitShards{
+      *this, "split-shards",
+      llvm::cl::desc("Shards whose partials the combine part takes"),
+      llvm::cl::init(1)};
   PassOptions::Option<unsigned> clusterSize{
       *this, "cluster-size",
       llvm::cl::desc("CTAs per row: 0 lets the compiler choose; 1, 2, 4, 8 "

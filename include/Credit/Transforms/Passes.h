@@ -30,6 +30,10 @@ namespace credit {
 #define GEN_PASS_REGISTRATION
 #include "Credit/Transforms/Passes.h.inc"
 
+/// What is wrong with credit-split-stages' options (`part` is partial or
+/// combine; `shards`, 1 to 64, only for combine), or an empty string.
+std::string checkSplitStagesOptions(StringRef part, unsigned shards);
+
 } // namespace credit
 } // namespace mlir
 

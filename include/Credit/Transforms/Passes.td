@@ -97,6 +97,46 @@ def CreditOnlineSoftmax : Pass<"credit-online-softmax"> {
   }];
 }
 
+def CreditSplitStages : Pass<"credit-split-stages", "::mlir::ModuleOp"> {
+  let summary = "Splits a row-wise op into the part that reduces a row's "
+                "shard and the part that combines the shards' partials";
+  let description = [{
+    For rows split across devices (a vocabulary sharded over the GPUs of a
+    tensor-parallel group), each device holds a shard of every row. A
+    `credit.rowwise` op with one reduction stage splits at that stage:
+
+    - `part=partial`: the op reduces its shard and writes the stage's
+      values per row as f32 scalar outputs, one per combiner entry, to new
+      destination arguments appended to the function; with tensors, the
+      function returns them in place of the op's results. There is no
+      epilogue, so the kernel reads the shard once.
+    - `part=combine`: the op takes the partials of all `shards` shards as
+      new f32 per-row scalar arguments (appended, shard-major: shard 0's
+      entries, then shard 1's), combines them with the stage's combiners
+      in shard order (`max` first, `addexp` sums rescaled to the combined
+      maximum, as the kernels' own exchanges do, so every device gets the
+      same bits) and runs the original epilogue and finalize region on the
+      result. It has no reduction stage, so the kernel makes no exchange.
+
+    The caller gathers the partials between the two (one collective of
+    `entries * M` floats per device). Every op in the module is split; an
+    op with more than one stage (a stage that needs the previous one's
+    row-wide result), or whose results are used other than by its
+    function's return, is an error. `credit-to-ptx` runs this pass after
+    `credit-online-softmax` when `split-part` is given, so the softmax
+    family splits after its max and sums have become one stage.
+  }];
+  let options = [
+    Option<"part", "part", "std::string", /*default=*/"\"\"",
+           "partial or combine">,
+    Option<"shards", "shards", "unsigned", /*default=*/"1",
+           "Shards of each row the combine part takes partials from "
+           "(1 to 64)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def CreditCostModel : Pass<"credit-cost-model"> {
   let summary = "Predicts every candidate tiling's time and explains the "
                 "choice";
