@@ -37,6 +37,9 @@ class CompileError(RuntimeError):
     """credit-opt is missing or rejected a request; carries its diagnostic."""
 
 
+#: The most shards a combine kernel takes (credit-split-stages' limit).
+MAX_SHARDS = 64
+
 _TILING = re.compile(r"#credit\.tiling<[a-z0-9 =,]*>")
 
 
@@ -51,6 +54,12 @@ class Request:
     blocks: int = 64
     #: A `#credit.tiling<...>` to compile instead of the model's choice.
     tiling: str | None = None
+    #: For rows sharded across devices: "partial" (the shard's reduction,
+    #: the stage values per row) or "combine" (the epilogue on `shards`
+    #: shards' partials); None compiles the whole op.
+    split: str | None = None
+    #: Shards whose partials the combine part takes.
+    shards: int = 1
 
     def __post_init__(self):
         if self.workload not in WORKLOADS:
@@ -67,6 +76,14 @@ class Request:
                                  f"attribute, got {self.tiling!r}")
             if self.cluster:
                 raise ValueError("give a tiling or a cluster size, not both")
+        if self.split not in (None, "partial", "combine"):
+            raise ValueError(f"split must be None, 'partial' or 'combine', "
+                             f"got {self.split!r}")
+        if not 1 <= self.shards <= MAX_SHARDS:
+            raise ValueError(f"shards must be from 1 to {MAX_SHARDS}, got "
+                             f"{self.shards}")
+        if self.shards != 1 and self.split != "combine":
+            raise ValueError("shards is for split='combine'")
 
     def render(self) -> str:
         """The request's MLIR: the workload, with the tiling if one is
@@ -290,8 +307,10 @@ class Compiler:
             source = scratch / "input.mlir"
             source.write_text(text)
             out = scratch / "out"
+            split = "" if request.split is None else (
+                f"split-part={request.split} split-shards={request.shards} ")
             pipeline = (f"builtin.module(credit-to-ptx{{chip={self.chip} "
-                        f"cluster-size={request.cluster} "
+                        f"cluster-size={request.cluster} {split}"
                         f"format={self.output_format} "
                         f"artifacts-dir={out}}})")
             command = [self.credit_opt, str(source), "-o", os.devnull,

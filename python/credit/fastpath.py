@@ -21,7 +21,6 @@ import torch
 
 from .compiler import Request
 from .manifest import GRID_POLICIES
-from .workloads import WORKLOADS
 
 try:
     from . import _fastlaunch
@@ -70,7 +69,6 @@ class Plan:
                  "python", "scratch", "retired")
 
     def __init__(self, loaded_set, request: Request, device: int):
-        workload = WORKLOADS[request.workload]
         manifest = loaded_set.manifest
         self.kernels = sorted(
             (_Kernel(loaded, low, high, request.blocks)
@@ -80,10 +78,11 @@ class Plan:
         self.blocks = request.blocks
         self.alignment = manifest.pointer_alignment
         self.multiple = manifest.stride_multiple
-        self.outputs = tuple(_TORCH[workload.output_dtype(i, request.dtype)]
-                             for i in range(len(workload.outputs)))
-        self.scalar_outputs = len(workload.scalar_outputs)
-        self.column_sums = len(workload.column_sums)
+        # The kernel's own signature: a split part's differs from its
+        # workload's.
+        self.outputs = tuple(_TORCH[d] for d in manifest.output_dtypes)
+        self.scalar_outputs = len(manifest.scalar_output_dtypes)
+        self.column_sums = len(manifest.column_sum_output_dtypes)
         self.scalar_dtypes = tuple(_TORCH[d] for d in manifest.scalar_dtypes)
         self.device = device
         # $CREDIT_WAVES (an experiment knob) and a missing extension launch
@@ -135,7 +134,7 @@ _Tensor = torch.Tensor
 
 
 def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
-        rows_out=None, discard=()):
+        rows_out=None, discard=(), per_row_out=None):
     """Launches `plan` on contiguous, aligned tensors, or returns None when
     a tensor is not one the plan takes as it is. Outputs in the op's order:
     row outputs shaped like the first input, per-row outputs shaped like
@@ -144,7 +143,8 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
     and aligned; an input itself is fine: each element is written by the
     thread that read it, after it read it). Per-row outputs whose indices
     are in `discard` are written to the plan's scratch and come back as
-    None."""
+    None; `per_row_out` gives all per-row outputs instead (f32 tensors of M
+    elements each, contiguous: rows of one buffer a collective sends)."""
     # Checks and arguments in one pass: every tensor is a plain tensor on
     # the plan's device, contiguous, aligned, of the shape and dtype the
     # kernel takes.
@@ -181,8 +181,14 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
             return None
         append(tensor.data_ptr())
 
+    if per_row_out is not None:
+        for tensor in per_row_out:
+            if (tensor.dtype is not torch.float32 or tensor.numel() != m or
+                    tensor.get_device() != device or
+                    not tensor.is_contiguous()):
+                return None
     if poison:
-        return _run_poisoned(plan, x, args, m, rows_out)
+        return _run_poisoned(plan, x, args, m, rows_out, per_row_out)
     if rows_out is None:
         rows = [torch.empty_like(x, dtype=out) for out in plan.outputs]
     else:
@@ -197,7 +203,11 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
         append(tensor.data_ptr())
         append(n)
     outputs = rows
-    if plan.scalar_outputs:
+    if per_row_out is not None:
+        for tensor in per_row_out:
+            append(tensor.data_ptr())
+            outputs.append(tensor)
+    elif plan.scalar_outputs:
         per_row = shape[:-1]
         for index in range(plan.scalar_outputs):
             if index in discard:
@@ -231,13 +241,19 @@ def _launch(plan: Plan, args: list, m: int) -> None:
                            kernel.active, plan.blocks, stream, m, tuple(args))
 
 
-def _run_poisoned(plan: Plan, x, args: list, m: int, rows_out):
+def _run_poisoned(plan: Plan, x, args: list, m: int, rows_out,
+                  per_row_out=None):
     """run() with outputs filled with NaN (int8: -128) first, for tests."""
     shape, n = x.shape, x.shape[-1]
     rows = list(rows_out) if rows_out is not None else \
         [_empty(shape, out, x.device, True) for out in plan.outputs]
-    per_row = [_empty(shape[:-1], torch.float32, x.device, True)
-               for _ in range(plan.scalar_outputs)]
+    if per_row_out is not None:
+        per_row = list(per_row_out)
+        for tensor in per_row:
+            tensor.fill_(float("nan"))
+    else:
+        per_row = [_empty(shape[:-1], torch.float32, x.device, True)
+                   for _ in range(plan.scalar_outputs)]
     sums = [_empty((plan.blocks, n), torch.float32, x.device, True)
             for _ in range(plan.column_sums)]
     for tensor in rows:

@@ -153,6 +153,56 @@ def gpu_requests() -> list[Request]:
 
 
 @dataclasses.dataclass(frozen=True)
+class ShardCase:
+    """Rows split across devices: each shard's partial kernel, then each
+    shard's combine kernel over all shards' partials."""
+
+    workload: str
+    dtype: str
+    #: The shards' lengths, in vocabulary order.
+    shards: tuple[int, ...]
+    m: int
+
+    def requests(self) -> list[Request]:
+        eps = WORKLOADS[self.workload].eps
+        return [Request(self.workload, self.dtype, n, 0, eps, split=part,
+                        shards=len(self.shards) if part == "combine" else 1)
+                for n in self.shards for part in ("partial", "combine")]
+
+    @property
+    def id(self) -> str:
+        return (f"{self.workload}-{self.dtype}-"
+                f"{'+'.join(map(str, self.shards))}-m{self.m}")
+
+
+#: The workloads credit.distributed splits across devices.
+SHARDED_WORKLOADS = ("softmax", "log_softmax", "cross_entropy",
+                     "softmax_logits_bwd")
+
+
+def shard_cases() -> list[ShardCase]:
+    """Every sharded workload and dtype: even shards of LLM vocabularies
+    (128256 over 4, 151936 over 2), uneven ones (three of 16667, 16667,
+    16666; 4099, 4100 and a one-column shard), one shard (a group of one),
+    M = 1, 6 (masked rows) and 37."""
+    layouts = {"f32": [(4099, 4100, 1), (8192,)],
+               "bf16": [(32064,) * 4, (75968, 75968), (8192,)],
+               "f16": [(16667, 16667, 16666)]}
+    cases = []
+    for name in SHARDED_WORKLOADS:
+        for dtype, shapes in layouts.items():
+            for shards in shapes:
+                for m in (1, 6, 37):
+                    cases.append(ShardCase(name, dtype, shards, m))
+    return cases
+
+
+def shard_requests() -> list[Request]:
+    return list(dict.fromkeys(r for case in shard_cases()
+                              for r in case.requests()))
+
+
+@dataclasses.dataclass(frozen=True)
 class Point:
     """A benchmark point."""
 
@@ -244,7 +294,8 @@ SUITES = {
     "bench-ours": lambda: _bench_requests(our_points()),
     "bench-paper": lambda: _bench_requests(paper_points()),
     "bench-decode": lambda: _bench_requests(decode_points()),
-    "gpu": lambda: gpu_requests() + api_requests(),
+    "gpu": lambda: gpu_requests() + api_requests() + shard_requests(),
+    "shards": shard_requests,
     "sanitizer": sanitizer_requests,
     "split": lambda: list(dict.fromkeys(
         [c.request() for c in split_cases()] + sanitizer_requests())),

@@ -116,3 +116,53 @@ def test_compile_error_carries_the_diagnostic(tmp_path):
         pytest.skip("credit-opt is not built")
     with pytest.raises(CompileError, match="unsupported chip 'sm_80'"):
         compiler.compile(Request("softmax", "f32", 128))
+
+
+def test_split_request_validation():
+    with pytest.raises(ValueError, match="split must be None, 'partial' or "
+                                         "'combine'"):
+        Request("softmax", "f32", 128, split="both")
+    with pytest.raises(ValueError, match="shards must be from 1 to 64"):
+        Request("softmax", "f32", 128, split="combine", shards=65)
+    with pytest.raises(ValueError, match="shards is for split='combine'"):
+        Request("softmax", "f32", 128, split="partial", shards=2)
+    keys = {Request("softmax", "f32", 128, split=s, shards=p).key("v", "sm_90")
+            for s, p in ((None, 1), ("partial", 1), ("combine", 1),
+                         ("combine", 2))}
+    assert len(keys) == 4
+
+
+def test_compile_split_parts(tmp_path):
+    """The parts of a row split across devices, from the workload's own
+    template: the partial writes the stage's values per row and nothing
+    else; the combine takes them from every shard after the workload's own
+    scalars and writes the workload's outputs."""
+    compiler = Compiler(cache_dir=tmp_path)
+    if not compiler.available:
+        pytest.skip("credit-opt is not built")
+    partial = compiler.compile(Request("cross_entropy", "bf16", 5000,
+                                       split="partial"))
+    combine = compiler.compile(Request("cross_entropy", "bf16", 5000,
+                                       split="combine", shards=3))
+    for kernel in partial.kernels:
+        assert kernel.workload == "cross_entropy_partial"
+        assert kernel.output_dtypes == ()
+        assert kernel.scalar_output_dtypes == ("f32",) * 3
+        assert kernel.scalar_dtypes == ("i64",)
+        assert kernel.plan["reread_rounds"] == 0
+    for kernel in combine.kernels:
+        assert kernel.workload == "cross_entropy_combine"
+        assert kernel.scalar_dtypes == ("i64",) + ("f32",) * 9
+        assert kernel.output_dtypes == ("bf16",)
+        assert kernel.scalar_output_dtypes == ("f32",)
+        # No reduction stage: nothing to exchange.
+        assert kernel.plan["exchange_rounds"] == 0
+        assert kernel.plan["grid_rounds"] == 0
+    # The softmax family's two stages become one before the split.
+    (two,) = {k.scalar_output_dtypes for k in compiler.compile(
+        Request("softmax", "f16", 4099, split="partial")).kernels}
+    assert two == ("f32", "f32")
+    # A two-stage workload cannot be split at one stage.
+    with pytest.raises(CompileError, match="exactly one reduction stage"):
+        compiler.compile(Request("layernorm", "f32", 1024, 0, 1e-5,
+                                 split="partial"))
