@@ -5,7 +5,7 @@
 # ($LIBRARY names another folder of artifacts/, e.g. split for --suite
 # split.)
 # Runs the GPU correctness suite ($TESTS, default
-# tests/gpu/test_correctness.py), then compute-sanitizer (memcheck,
+# tests/gpu/test_correctness.py and test_distributed.py), then compute-sanitizer (memcheck,
 # racecheck, synccheck) over one kernel per workload at cluster 8, and
 # prints a short summary. Full logs go to $OUT (or /tmp).
 set -uo pipefail
@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
 
 timeout "${SUITE_TIMEOUT:-420}" python3 -m pytest -q -p no:cacheprovider \
-  ${TESTS:-tests/gpu/test_correctness.py} ${PYTEST_ARGS:-} -rf --tb=line \
+  ${TESTS:-tests/gpu/test_correctness.py tests/gpu/test_distributed.py} ${PYTEST_ARGS:-} -rf --tb=line \
   >"$LOGS/gpu-suite.log" 2>&1
 suite=$?
 grep -E "^FAILED|Error" "$LOGS/gpu-suite.log" | head -40

@@ -31,7 +31,7 @@ import threading
 import uuid
 
 from . import manifest as manifest_lib
-from .workloads import WORKLOADS
+from .workloads import KERNELS
 
 class CompileError(RuntimeError):
     """credit-opt is missing or rejected a request; carries its diagnostic."""
@@ -62,9 +62,9 @@ class Request:
     shards: int = 1
 
     def __post_init__(self):
-        if self.workload not in WORKLOADS:
+        if self.workload not in KERNELS:
             raise ValueError(f"unknown workload {self.workload!r}; known: "
-                             f"{', '.join(sorted(WORKLOADS))}")
+                             f"{', '.join(sorted(KERNELS))}")
         if self.cluster not in (0, 1, 2, 4, 8, 16):
             raise ValueError(f"cluster must be 0 (choose), 1, 2, 4, 8 or 16, "
                              f"got {self.cluster}")
@@ -88,7 +88,7 @@ class Request:
     def render(self) -> str:
         """The request's MLIR: the workload, with the tiling if one is
         given."""
-        text = WORKLOADS[self.workload].render(self.n, self.dtype, self.eps,
+        text = KERNELS[self.workload].render(self.n, self.dtype, self.eps,
                                                self.blocks)
         if self.tiling is None:
             return text

@@ -41,7 +41,7 @@ import torch.distributed as dist
 from . import fastpath, ops
 from .compiler import MAX_SHARDS, Request
 from .validation import ArgumentError
-from .workloads import WORKLOADS
+from .workloads import KERNELS
 
 
 class DistributedError(ArgumentError):
@@ -80,7 +80,7 @@ def _part_plan(name: str, x: torch.Tensor, split: str,
     plan = fastpath.plans.get(key)
     if plan is None:
         request = Request(name, ops._DTYPES[x.dtype], x.shape[-1], 0,
-                          WORKLOADS[name].eps, split=split, shards=shards)
+                          KERNELS[name].eps, split=split, shards=shards)
         plan = fastpath.plan_for(
             key, request, device,
             lambda r, d: ops.runtime().kernel(r, torch.device("cuda", d)))
@@ -352,7 +352,7 @@ class _CrossEntropy(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dloss):
         (dlogits,) = ctx.saved_tensors
-        grad = (dlogits.float() * dloss.reshape(-1, 1)).to(dlogits.dtype)
+        grad = ops.scale_rows(dlogits, dloss.reshape(-1))
         return grad.view(ctx.shape), None, None, None, None
 
 

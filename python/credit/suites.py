@@ -197,9 +197,29 @@ def shard_cases() -> list[ShardCase]:
     return cases
 
 
+def distributed_bench_requests() -> list[Request]:
+    """python -m credit.distbench's kernels: bf16 cross_entropy and softmax
+    shards of V = 128256 and 262144 over groups of 1, 2, 4 and 8."""
+    layouts = [_even_shards(vocab, size) for vocab in (128256, 262144)
+               for size in (1, 2, 4, 8)]
+    # row_scale: the backward pass of cross_entropy.
+    return list(dict.fromkeys(
+        [r for name in ("cross_entropy", "softmax") for shards in layouts
+         for r in ShardCase(name, "bf16", shards, 1).requests()] +
+        [Request("row_scale", "bf16", n) for shards in layouts
+         for n in shards]))
+
+
+def _even_shards(vocab: int, size: int) -> tuple[int, ...]:
+    """ceil(V / P) columns per rank, the rest on the last one."""
+    shard = -(-vocab // size)
+    return tuple(min(shard, vocab - r * shard) for r in range(size))
+
+
 def shard_requests() -> list[Request]:
     return list(dict.fromkeys(r for case in shard_cases()
-                              for r in case.requests()))
+                              for r in case.requests())) + \
+        [Request("row_scale", d, 8192) for d in DTYPES]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -286,7 +306,8 @@ def api_requests() -> list[Request]:
              ("rmsnorm_bwd", "bf16"), ("layernorm", "f32"),
              ("layernorm_bwd", "f32"), ("rowwise_quant", "f32"),
              ("cross_entropy", "f32")]
-    return [Request(w, d, 8192, 0, WORKLOADS[w].eps) for w, d in pairs]
+    return [Request(w, d, 8192, 0, WORKLOADS[w].eps) for w, d in pairs] + \
+        [Request("row_scale", d, 8192) for d in DTYPES]
 
 
 SUITES = {
@@ -296,6 +317,7 @@ SUITES = {
     "bench-decode": lambda: _bench_requests(decode_points()),
     "gpu": lambda: gpu_requests() + api_requests() + shard_requests(),
     "shards": shard_requests,
+    "bench-distributed": distributed_bench_requests,
     "sanitizer": sanitizer_requests,
     "split": lambda: list(dict.fromkeys(
         [c.request() for c in split_cases()] + sanitizer_requests())),

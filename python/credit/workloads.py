@@ -107,6 +107,17 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in [
 ]}
 
 
+#: Kernels the runtime compiles that are not DESIGN.md workloads (no
+#: examples, benchmarks or cost-model points of their own).
+HELPERS: dict[str, Workload] = {w.name: w for w in [
+    Workload("row_scale", ("x",), scalars=(("scale", "f32"),),
+             outputs=(("y", None),)),
+]}
+
+#: Every template a request may name.
+KERNELS: dict[str, Workload] = {**WORKLOADS, **HELPERS}
+
+
 def render_example(name: str) -> str:
     """The text of examples/<name>.mlir."""
     workload = WORKLOADS[name]

@@ -7,6 +7,8 @@
 // RUN: not credit-opt %s --credit-to-ptx=opt-level=4 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not credit-opt %s --credit-to-ptx=profile=%t/missing.json 2>&1 | FileCheck %s --check-prefix=PROFILE
 // RUN: not credit-opt %s --credit-to-ptx=bogus=1 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not credit-opt %s --credit-to-ptx=split-part=both 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not credit-opt %s --credit-to-ptx=split-shards=2 2>&1 | FileCheck %s --check-prefix=SHARDS
 // RUN: not ls %t/out.mlir %t/a
 // The passes check their own options the same way.
 // RUN: not credit-opt %s --credit-choose-tiling=cluster-size=5 2>&1 | FileCheck %s --check-prefix=PASS
@@ -24,6 +26,8 @@
 // OPT: error: credit-to-ptx: opt-level must be 0, 1, 2 or 3, got 4
 // PROFILE: error: credit-to-ptx: cannot read profile '{{.*}}missing.json'
 // UNKNOWN: no such option bogus
+// SPLIT: error: credit-to-ptx: split-part must be 'partial' or 'combine', got 'both'
+// SHARDS: error: credit-to-ptx: split-shards needs split-part=combine
 // PASS: error: credit-choose-tiling: cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got 5
 // PASS-NOT: see current operation
 // NOTHING: linalg-unraisable.mlir:4:8: warning: not raised to credit.rowwise, so not compiled: it runs along dimension 0 of 2, not along the last of at least two

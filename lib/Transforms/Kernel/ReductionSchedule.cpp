@@ -19,6 +19,8 @@
 //    shared memory precedes that CTA's last wait: no CTA exits while a peer
 //    can still touch its shared memory. A cluster without rows completes
 //    the start barrier before it exits.
+//  - an op without reduction stages never touches a peer's shared
+//    memory, so its clusters have no barrier at all.
 //
 // Split rows (splits > 1): the clusters of a row group meet once per stage
 // through global memory. Each cluster's rank 0 publishes its values in the
@@ -84,12 +86,12 @@ void KernelEmitter::bindScratch() {
 }
 
 void KernelEmitter::emitClusterStart() {
-  if (plan.cluster > 1)
+  if (plan.cluster > 1 && plan.numStages > 0)
     NVVM::ClusterArriveRelaxedOp::create(b, loc, /*aligned=*/UnitAttr());
 }
 
 void KernelEmitter::emitClusterEnd() {
-  if (plan.cluster == 1)
+  if (plan.cluster == 1 || plan.numStages == 0)
     return;
   emitIf(cmp(arith::CmpIPredicate::uge, rowBegin, rowEnd), [&] {
     NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());

@@ -1,6 +1,8 @@
 """Runs one kernel per workload (bf16, N = 8192, cluster 8) and one with its
-rows split over four clusters through the API, for compute-sanitizer
-(memcheck, racecheck, synccheck) to watch."""
+rows split over four clusters through the API, the partial and combine
+kernels of every sharded workload (uneven shards, masked rows) and
+row_scale, for compute-sanitizer (memcheck, racecheck, synccheck) to
+watch."""
 
 import torch
 
@@ -9,6 +11,7 @@ import credit.ops
 from credit import suites
 
 from .test_correctness import run_case
+from .test_distributed import inputs, run_sharded
 
 
 def main():
@@ -21,6 +24,15 @@ def main():
             run_case(case, generator)
         torch.cuda.synchronize()
         print(f"ran {case.id}")
+    for case in suites.shard_cases():
+        if case.dtype == "f16" and case.m == 6:
+            run_sharded(case, *inputs(case, generator))
+            torch.cuda.synchronize()
+            print(f"ran {case.id}")
+    x = torch.randn(5, 8192, device="cuda", dtype=torch.bfloat16)
+    credit.ops.scale_rows(x, torch.rand(5, device="cuda"))
+    torch.cuda.synchronize()
+    print("ran row_scale")
 
 
 if __name__ == "__main__":

@@ -114,3 +114,19 @@ def test_cross_entropy_matches_pytorch(reduction):
         logits)
     assert torch.allclose(ours, ref, atol=1e-4, rtol=1e-5)
     assert torch.allclose(grad, ref_grad, atol=1e-6, rtol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16,
+                                   torch.float16])
+def test_scale_rows(dtype):
+    """The row_scale kernel (cross_entropy's backward): each row times its
+    scale, in float32, rounded once."""
+    x = (torch.randn(37, 8192, device="cuda") * 3).to(dtype)
+    scale = torch.randn(37, device="cuda")
+    y = credit.ops.scale_rows(x, scale)
+    ref = (x.float() * scale[:, None]).to(dtype)
+    assert y.dtype == dtype and y.shape == x.shape
+    assert torch.equal(y, ref)
+    # A scale broadcast from one value (a mean's upstream gradient).
+    y = credit.ops.scale_rows(x, torch.tensor(0.25, device="cuda").expand(37))
+    assert torch.equal(y, (x.double() * 0.25).to(dtype))
