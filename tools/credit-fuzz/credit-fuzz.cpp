@@ -104,6 +104,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     pm.addPass(credit::createCreditRaiseLinalg());
     pm.addPass(credit::createCreditOnlineSoftmax());
+    // A quarter of the inputs compile the partial part of a row split
+    // across devices, a quarter the combine part.
+    if (unsigned split = (hash >> 3) % 4; split < 2)
+      pm.addPass(credit::createCreditSplitStages(
+          credit::CreditSplitStagesOptions{
+              split == 0 ? "partial" : "combine",
+              split == 0 ? 1u : unsigned(1 + (hash >> 5) % 4)}));
     pm.addPass(credit::createCreditCheckTarget());
     // As credit-to-ptx does: a kept host gets no split rows.
     credit::CreditChooseTilingOptions choose;
