@@ -4,8 +4,10 @@
 `credit.cross_entropy(logits, target)` and the other workloads of DESIGN.md
 run CREDIT kernels on PyTorch CUDA tensors (sm_90 or later);
 `credit.linear_cross_entropy(hidden, weight, target)` fuses a vocabulary
-projection with the loss, and `credit.patch(model)` puts CREDIT's norms and
-loss into a transformers model. The compiler
+projection with the loss, `credit.patch(model)` puts CREDIT's norms and
+loss into a transformers model, and `credit.distributed` computes
+cross-entropy, softmax and log_softmax over rows sharded across the GPUs
+of a torch.distributed group. The compiler
 side (credit.workloads, credit.compiler, credit.manifest) needs neither
 torch nor a GPU.
 """
@@ -29,5 +31,6 @@ if _torch is not None:
                       log_softmax, normalize, pearson_bwd, rms_norm,
                       rms_norm_with_rstd, rmsnorm_bwd, rowwise_quant, softmax,
                       softmax_backward, softmax_logits_bwd, weighted_var_bwd)
+    from . import distributed
     from .linear_ce import linear_cross_entropy
     from .patch import Patch, patch

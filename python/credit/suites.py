@@ -216,10 +216,22 @@ def _even_shards(vocab: int, size: int) -> tuple[int, ...]:
     return tuple(min(shard, vocab - r * shard) for r in range(size))
 
 
+#: The shards of tests/gpu/test_distributed.py's two-GPU run (f32).
+TWO_GPU_SHARDS = (4099, 4100)
+
+
 def shard_requests() -> list[Request]:
-    return list(dict.fromkeys(r for case in shard_cases()
-                              for r in case.requests())) + \
-        [Request("row_scale", d, 8192) for d in DTYPES]
+    """shard_cases()' kernels, and the two-GPU run's: every sharded
+    workload in f32 over TWO_GPU_SHARDS, row_scale for its backward, and
+    the f16 partial of the rank that sends another dtype."""
+    two_gpus = [r for name in SHARDED_WORKLOADS
+                for r in ShardCase(name, "f32", TWO_GPU_SHARDS, 1).requests()]
+    two_gpus += [Request("row_scale", "f32", n) for n in TWO_GPU_SHARDS]
+    two_gpus.append(Request("softmax", "f16", TWO_GPU_SHARDS[1],
+                            split="partial"))
+    return list(dict.fromkeys(
+        [r for case in shard_cases() for r in case.requests()] + two_gpus +
+        [Request("row_scale", d, 8192) for d in DTYPES]))
 
 
 @dataclasses.dataclass(frozen=True)

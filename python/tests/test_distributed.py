@@ -37,28 +37,44 @@ def _expect_error(fn, match):
     assert len(set(messages)) == 1, messages
 
 
-def _worker(rank, world, port, failures):
+def worker(rank, world, port, failures, backend="gloo", shards=SHARDS,
+           cuda=False):
+    """One rank: credit.distributed on its shard of float64 rows against
+    torch on the whole rows, with CPU tensors or (`cuda`) on GPU
+    rank % GPUs (gloo can share one GPU between ranks, NCCL cannot)."""
     try:
         import credit.distributed as cd
-        dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}",
-                                rank=rank, world_size=world)
+        device = torch.device("cpu")
+        if cuda:
+            import credit.ops
+            credit.ops.poison_outputs = True  # as the GPU suite does
+            device = torch.device("cuda", rank % torch.cuda.device_count())
+            torch.cuda.set_device(device)
+        dist.init_process_group(backend,
+                                init_method=f"tcp://127.0.0.1:{port}",
+                                rank=rank, world_size=world,
+                                **({"device_id": device}
+                                   if backend == "nccl" else {}))
         generator = torch.Generator().manual_seed(1234)
-        m, n = 9, sum(SHARDS)
-        start = sum(SHARDS[:rank])
-        columns = slice(start, start + SHARDS[rank])
+        m, n = 9, sum(shards)
+        start = sum(shards[:rank])
+        columns = slice(start, start + shards[rank])
         x = torch.randn(m, n, generator=generator, dtype=torch.float64) * 3
-        x[1, :n - SHARDS[-1]] = float("-inf")  # finite in the last shard
-        x[2, :SHARDS[0]] = float("-inf")
+        x[1, :n - shards[-1]] = float("-inf")  # finite in the last shard
+        x[2, :shards[0]] = float("-inf")
         dy = torch.randn(m, n, generator=generator, dtype=torch.float64)
         target = torch.randint(0, n, (m,), generator=generator)
         target[4] = -100
-        target[5] = SHARDS[0]  # the one-column shard
+        target[5] = shards[0]  # the first column of the second shard
         target[1] = n - 1
+
+        def local(t):
+            return t.to(device)
 
         def check(name, out, ref):
             # f32 results: relative error in the 2-norm over finite values;
             # infinities exactly where the reference has them.
-            out, ref = out.double(), ref.double()
+            out, ref = out.detach().double().cpu(), ref.double()
             finite = torch.isfinite(ref)
             assert torch.equal(out[~finite], ref[~finite]), \
                 f"rank {rank} {name}: infinities differ"
@@ -68,17 +84,17 @@ def _worker(rank, world, port, failures):
 
         for fn, ref_fn in [(cd.softmax, torch.softmax),
                            (cd.log_softmax, torch.log_softmax)]:
-            leaf = x[:, columns].float().requires_grad_()
+            leaf = local(x[:, columns].float()).requires_grad_()
             y = fn(leaf)
-            y.backward(dy[:, columns].float())
+            y.backward(local(dy[:, columns].float()))
             full = x.clone().requires_grad_()
             ref = ref_fn(full, -1)
             ref.backward(dy)
             check(f"{fn.__name__} y", y, ref[:, columns].detach())
             check(f"{fn.__name__} dx", leaf.grad, full.grad[:, columns])
 
-        leaf = x[:, columns].float().requires_grad_()
-        loss = cd.cross_entropy(leaf, target, vocab_start=start)
+        leaf = local(x[:, columns].float()).requires_grad_()
+        loss = cd.cross_entropy(leaf, local(target), vocab_start=start)
         loss.backward()
         full = x.clone().requires_grad_()
         ref = torch.nn.functional.cross_entropy(full, target)
@@ -86,9 +102,9 @@ def _worker(rank, world, port, failures):
         check("cross_entropy loss", loss, ref.detach())
         check("cross_entropy dlogits", leaf.grad, full.grad[:, columns])
 
-        shard = x[:, columns].float()
+        shard = local(x[:, columns].float())
         # Uneven shards with the default vocab_start (rank * V_r).
-        _expect_error(lambda: cd.cross_entropy(shard, target),
+        _expect_error(lambda: cd.cross_entropy(shard, local(target)),
                       "the shards do not tile the vocabulary")
         # A rank with another dtype.
         odd = shard.half() if rank == 1 else shard
@@ -96,7 +112,8 @@ def _worker(rank, world, port, failures):
                       "float32, rank 1 float16")
         # A rank that calls another function.
         _expect_error(
-            lambda: (cd.log_softmax if rank == 2 else cd.softmax)(shard),
+            lambda: (cd.log_softmax if rank == world - 1 else cd.softmax)(
+                shard),
             "the ranks called different functions")
         dist.destroy_process_group()
         # No group.
@@ -110,15 +127,16 @@ def _worker(rank, world, port, failures):
         failures.put(f"rank {rank}:\n{traceback.format_exc()}")
 
 
-def test_gloo_three_ranks():
-    if not dist.is_available() or not dist.is_gloo_available():
-        pytest.skip("torch.distributed has no gloo")
+def run_ranks(backend: str, shards: tuple[int, ...], cuda=False) -> None:
+    """worker() on len(shards) processes; fails with every rank's report
+    when one fails or hangs."""
     context = mp.get_context("spawn")
     failures = context.Queue()
-    world = len(SHARDS)
+    world = len(shards)
     port = _free_port()
-    processes = [context.Process(target=_worker,
-                                 args=(rank, world, port, failures))
+    processes = [context.Process(target=worker,
+                                 args=(rank, world, port, failures, backend,
+                                       shards, cuda))
                  for rank in range(world)]
     for process in processes:
         process.start()
@@ -133,3 +151,9 @@ def test_gloo_three_ranks():
     assert not alive, "ranks hung:\n" + "\n".join(reports)
     assert not reports, "\n".join(reports)
     assert all(p.exitcode == 0 for p in processes)
+
+
+def test_gloo_three_ranks():
+    if not dist.is_available() or not dist.is_gloo_available():
+        pytest.skip("torch.distributed has no gloo")
+    run_ranks("gloo", SHARDS)

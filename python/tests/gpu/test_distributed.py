@@ -168,3 +168,21 @@ def test_group_of_one_errors(group_of_one):
                        match="rank 0 starts at column 10"):
         cd.cross_entropy(x, torch.zeros(4, dtype=torch.int64, device="cuda"),
                          vocab_start=10)
+
+
+def test_two_gpus():
+    """The protocol over the GPUs of one machine through NCCL: uneven f32
+    shards against float64, forward and backward, and the same error on
+    every rank for bad use (tests/test_distributed.py's worker)."""
+    if torch.cuda.device_count() < 2:
+        pytest.skip("needs two GPUs")
+    from ..test_distributed import run_ranks
+    run_ranks("nccl", suites.TWO_GPU_SHARDS, cuda=True)
+
+
+def test_two_ranks_one_gpu():
+    """The same two ranks on whatever GPUs there are through gloo (which
+    lets two ranks share one GPU): the kernels of both shards with the
+    whole protocol, where the machine has one GPU."""
+    from ..test_distributed import run_ranks
+    run_ranks("gloo", suites.TWO_GPU_SHARDS, cuda=True)
