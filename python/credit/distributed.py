@@ -24,7 +24,8 @@ and first column), and every rank checks all of them after the gather, so
 a rank that calls another function, another dtype or shards that do not
 tile the vocabulary gets the same clear error on every rank instead of a
 hang or a wrong answer (`validate=False` skips the check and the device
-synchronization it needs). The row count M must agree (it sets the size
+synchronization it needs; such a call can be captured in a CUDA graph).
+The row count M must agree (it sets the size
 of the collective); in a tensor-parallel group the tokens are the same
 on every rank by construction.
 
@@ -221,11 +222,27 @@ def _group(group) -> tuple[int, int]:
     return rank, size
 
 
+#: Headers already on a device, by call signature: a call copies its
+#: header from here on the device (no host-to-device copy per call, so a
+#: call with validate=False can be captured in a CUDA graph).
+_headers: dict[tuple, torch.Tensor] = {}
+_MAX_HEADERS = 1024
+
+
 def _header(name: str, x: torch.Tensor, m: int, n: int,
             start: int) -> torch.Tensor:
-    fields = [_MAGIC, _NAMES.index(name), _DTYPE_CODES[x.dtype], m, n,
-              start & 0x7FFFFFFF, start >> 31, len(PARTIALS[name])]
-    return torch.tensor(fields, dtype=torch.int32)
+    """This call's header, as f32 words on x's device."""
+    key = (name, x.dtype, m, n, start, x.device)
+    header = _headers.get(key)
+    if header is None:
+        if len(_headers) >= _MAX_HEADERS:
+            _headers.clear()
+        fields = [_MAGIC, _NAMES.index(name), _DTYPE_CODES[x.dtype], m, n,
+                  start & 0x7FFFFFFF, start >> 31, len(PARTIALS[name])]
+        header = torch.tensor(fields, dtype=torch.int32).view(
+            torch.float32).to(x.device)
+        _headers[key] = header
+    return header
 
 
 def _check_headers(headers: torch.Tensor, rank: int, name: str,
@@ -281,14 +298,16 @@ def _sharded(name: str, rows: list[torch.Tensor], scalars: list[torch.Tensor],
     x = rows[0]
     n = x.shape[-1]
     m = x.numel() // n
+    if m >= 1 << 31:
+        raise ArgumentError(f"credit.distributed.{name}: {m} rows are more "
+                            "than the header's 2^31 - 1")
     entries = len(PARTIALS[name])
     rows = [ops._as_rows(t, n) for t in rows]
     scalars = [t.reshape(-1).contiguous() for t in scalars]
 
     payload = torch.empty(_HEADER + _WIDTH * m, dtype=torch.float32,
                           device=x.device)
-    payload[:_HEADER].view(torch.int32).copy_(
-        _header(name, x, m, n, start or 0))
+    payload[:_HEADER].copy_(_header(name, x, m, n, start or 0))
     per_row = [payload[_HEADER + k * m:_HEADER + (k + 1) * m]
                for k in range(entries)]
     partial(name, rows, scalars, per_row)

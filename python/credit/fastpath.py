@@ -182,6 +182,8 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
         append(tensor.data_ptr())
 
     if per_row_out is not None:
+        if len(per_row_out) != plan.scalar_outputs:
+            return None
         for tensor in per_row_out:
             if (tensor.dtype is not torch.float32 or tensor.numel() != m or
                     tensor.get_device() != device or

@@ -186,3 +186,27 @@ def test_two_ranks_one_gpu():
     whole protocol, where the machine has one GPU."""
     from ..test_distributed import run_ranks
     run_ranks("gloo", suites.TWO_GPU_SHARDS, cuda=True)
+
+
+def test_group_of_one_graph(group_of_one):
+    """Without the header check (no host synchronization) a sharded call
+    is captured in a CUDA graph: replays on new inputs match float64."""
+    x = torch.randn(37, 8192, device="cuda", dtype=torch.bfloat16)
+    target = torch.randint(0, 8192, (37,), device="cuda")
+    with torch.no_grad():
+        cd.softmax(x, validate=False)  # load the kernels outside capture
+        cd.cross_entropy(x, target, reduction="none", validate=False)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            y = cd.softmax(x, validate=False)
+            loss = cd.cross_entropy(x, target, reduction="none",
+                                    validate=False)
+        for _ in range(2):
+            x.copy_(torch.randn_like(x, dtype=torch.float32))
+            target.random_(0, 8192)
+            graph.replay()
+            torch.cuda.synchronize()
+            compare("graph softmax", y, torch.softmax(x.double(), -1),
+                    "bf16")
+            compare("graph loss", loss, torch.nn.functional.cross_entropy(
+                x.double(), target, reduction="none"), "f32")
