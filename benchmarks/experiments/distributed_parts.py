@@ -3,7 +3,6 @@ of one): each part timed alone with CUDA events, against the single-GPU
 fused kernel. Run with CREDIT_ARTIFACTS naming the bench-distributed and
 bench libraries."""
 
-import statistics
 import sys
 
 import torch
@@ -11,22 +10,7 @@ import torch.distributed as dist
 
 import credit
 import credit.distributed as cd
-
-
-def timed(fn, reps=20):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
+from credit.distbench import _time as timed
 
 
 def main():
@@ -55,7 +39,7 @@ def main():
     }
     gb = x.numel() * 2 / 1e9
     for name, fn in parts.items():
-        ms = timed(fn)
+        ms = timed(fn, 20)
         print(f"{name:18s} {ms:8.3f} ms  ({gb / ms:6.2f} GB of logits per ms)")
     dist.destroy_process_group()
 
