@@ -101,11 +101,10 @@ public:
   void buildCombine(OpBuilder &b, unsigned shards);
 
 private:
-  /// Clones `from`'s body into `to` (a block with the same leading
-  /// arguments but `fromResults` replaced by the shards' partials starting
-  /// at `toPartials`), the stage results computed from the partials first.
-  void cloneWithCombinedResults(Block &from, unsigned fromResults,
-                                Block &to, unsigned toPartials,
+  /// Clones `from`'s body into `to`. Both blocks start with the same
+  /// `leading` arguments; `from` then has the stage's results, `to` the
+  /// shards' partials, which are combined into the results first.
+  void cloneWithCombinedResults(Block &from, Block &to, unsigned leading,
                                 unsigned shards, OpBuilder &b);
 
   RowwiseOp op;
@@ -121,9 +120,10 @@ LogicalResult StageSplit::check(bool partial) {
               "exactly one reduction stage (the shards' partials meet once), "
               "this op has "
            << op.getNumStages();
-  if (!func || op->getBlock() != &func.getBody().front())
-    return op.emitOpError() << "credit-split-stages: the op must be in the "
-                               "entry block of a func.func";
+  // The partials become arguments of the function.
+  if (!func)
+    return op.emitOpError()
+           << "credit-split-stages: the op must be inside a func.func";
   if (partial)
     for (OpOperand &use : op->getUses())
       if (!isa<func::ReturnOp>(use.getOwner()))
@@ -171,25 +171,25 @@ void StageSplit::buildPartial(OpBuilder &b) {
   updateFunctionType(func);
 }
 
-void StageSplit::cloneWithCombinedResults(Block &from, unsigned fromResults,
-                                          Block &to, unsigned toPartials,
-                                          unsigned shards, OpBuilder &b) {
+void StageSplit::cloneWithCombinedResults(Block &from, Block &to,
+                                          unsigned leading, unsigned shards,
+                                          OpBuilder &b) {
   SmallVector<CombinerKind> kinds = op.getStageCombiners(0);
   unsigned entries = kinds.size();
   b.setInsertionPointToStart(&to);
   SmallVector<SmallVector<Value>> tuples;
   for (unsigned shard = 0; shard < shards; ++shard)
     tuples.push_back(llvm::map_to_vector(
-        to.getArguments().slice(toPartials + shard * entries, entries),
+        to.getArguments().slice(leading + shard * entries, entries),
         [](BlockArgument arg) -> Value { return arg; }));
   SmallVector<Value> combined =
       createCombineAll(b, op.getLoc(), kinds, tuples);
 
   IRMapping mapping;
-  for (unsigned i = 0; i < fromResults; ++i)
+  for (unsigned i = 0; i < leading; ++i)
     mapping.map(from.getArgument(i), to.getArgument(i));
   for (unsigned k = 0; k < entries; ++k)
-    mapping.map(from.getArgument(fromResults + k), combined[k]);
+    mapping.map(from.getArgument(leading + k), combined[k]);
   for (Operation &nested : from)
     b.clone(nested, mapping);
 }
@@ -212,20 +212,20 @@ void StageSplit::buildCombine(OpBuilder &b, unsigned shards) {
   // Element regions: (j, rows, broadcasts, scalars, stage results) become
   // (j, rows, broadcasts, scalars, partials); finalize regions likewise
   // without the leading element arguments.
-  unsigned elementLeading = 1 + op.getInputs().size() +
-                            op.getBroadcasts().size() + op.getScalars().size();
   if (!op.getEpilogue().empty()) {
     Block *epilogue = createBlock(combine.getEpilogue(),
                                   combine.getElementRegionArgTypes(0), loc);
-    cloneWithCombinedResults(op.getEpilogue().front(), elementLeading,
-                             *epilogue, elementLeading, shards, b);
+    cloneWithCombinedResults(op.getEpilogue().front(), *epilogue,
+                             1 + op.getInputs().size() +
+                                 op.getBroadcasts().size() +
+                                 op.getScalars().size(),
+                             shards, b);
   }
   if (!op.getFinalize().empty()) {
-    unsigned leading = op.getScalars().size();
     Block *finalize = createBlock(combine.getFinalize(),
                                   combine.getFinalizeArgTypes(), loc);
-    cloneWithCombinedResults(op.getFinalize().front(), leading, *finalize,
-                             leading, shards, b);
+    cloneWithCombinedResults(op.getFinalize().front(), *finalize,
+                             op.getScalars().size(), shards, b);
   }
   op->replaceAllUsesWith(combine);
   op->erase();

@@ -111,3 +111,30 @@ func.func @two_stages(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64
     epilogue (%j: index, %v: f32, %s: f32, %q: f32) { credit.yield %q : f32 }
   return %r : tensor<?x64xf32>
 }
+
+// -----
+
+// The partials become arguments of the function, visible in all of its
+// blocks; an op in another kind of function cannot get them.
+// COMBINE-LABEL: func.func @later_block
+// COMBINE-SAME: %{{.*}}: tensor<?xf32>, %{{.*}}: tensor<?xf32>)
+// COMBINE: ^bb1:
+// COMBINE-NEXT: credit.rowwise "rowwise_combine"
+func.func @later_block(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  cf.br ^next
+^next:
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+shape.func @not_func(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{credit-split-stages: the op must be inside a func.func}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  shape.return %r : tensor<?x64xf32>
+}
