@@ -217,8 +217,13 @@ def breakdown(m: int = 8, n: int = 151936) -> dict:
     plan = fastpath.plans[ops._call_key("softmax", x, None, 64)]
     kernel = plan.kernels[0]
     y = torch.empty_like(x)
-    args = (x.data_ptr(), n, y.data_ptr(), n)
     stream = fastpath._current_stream(plan.device)
+    # The kernel's parameters as fastpath builds them (a split row's
+    # kernel also takes its partial and counter buffers).
+    args = [x.data_ptr(), n, y.data_ptr(), n]
+    if kernel.split:
+        args += kernel.loaded.split_args(m, stream)
+    args = tuple(args)
     parts = {
         "credit.softmax": lambda: credit.softmax(x),
         "ops._fast": lambda: ops._fast("softmax", (x,), (), ()),
