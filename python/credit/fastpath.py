@@ -38,7 +38,7 @@ class _Kernel:
     """One loaded kernel, as the C launcher takes it."""
 
     __slots__ = ("loaded", "function", "block", "cluster", "shared", "policy",
-                 "group", "active", "low", "high", "split")
+                 "group", "active", "low", "high", "split", "params")
 
     def __init__(self, loaded, low: int, high: int | None, blocks: int):
         manifest = loaded.manifest
@@ -56,6 +56,10 @@ class _Kernel:
         self.group = manifest.rows_per_cta
         self.active = loaded.max_groups
         self.split = manifest.splits > 1
+        # What the C launcher is given: every parameter but m and
+        # rows_per_cluster (a short list would make the driver read past
+        # it).
+        self.params = len(manifest.params) - 2
         loaded.check_blocks(blocks)
         self.low = low
         self.high = high if high is not None else 1 << 62
@@ -238,6 +242,9 @@ def _launch(plan: Plan, args: list, m: int) -> None:
     else:
         if kernel.split:
             args += kernel.loaded.split_args(m, stream)
+        if len(args) != kernel.params:
+            raise RuntimeError(f"{kernel.loaded.manifest.name}: {len(args)} "
+                               f"arguments for {kernel.params} parameters")
         _fastlaunch.launch(kernel.function, kernel.block, kernel.cluster,
                            kernel.shared, kernel.policy, kernel.group,
                            kernel.active, plan.blocks, stream, m, tuple(args))
