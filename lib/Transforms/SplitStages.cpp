@@ -70,6 +70,14 @@ SmallVector<Value> appendArguments(func::FuncOp func, Type type,
   return added;
 }
 
+/// An empty block with `types` arguments in `region`; `b` inserts at its
+/// start.
+Block *createBlock(OpBuilder &b, Region &region, TypeRange types,
+                   Location loc) {
+  return b.createBlock(&region, region.end(), types,
+                       SmallVector<Location>(types.size(), loc));
+}
+
 /// Sets `func`'s type from its entry block's arguments and what its
 /// returns return.
 void updateFunctionType(func::FuncOp func) {
@@ -80,15 +88,6 @@ void updateFunctionType(func::FuncOp func) {
   func.setType(FunctionType::get(func.getContext(),
                                  func.getBody().front().getArgumentTypes(),
                                  results));
-}
-
-/// An empty block with `types` arguments (at `loc`) in `region`.
-Block *createBlock(Region &region, TypeRange types, Location loc) {
-  Block *block = new Block();
-  region.push_back(block);
-  for (Type type : types)
-    block->addArgument(type, loc);
-  return block;
 }
 
 class StageSplit {
@@ -150,9 +149,8 @@ void StageSplit::buildPartial(OpBuilder &b) {
       ValueRange(), destinations, ValueRange(), op.getCombiners(),
       getPartName(op, "_partial"), nullptr, nullptr, nullptr, 1);
   partial.getStages()[0].takeBody(op.getStages()[0]);
-  Block *finalize =
-      createBlock(partial.getFinalize(), partial.getFinalizeArgTypes(), loc);
-  b.setInsertionPointToStart(finalize);
+  Block *finalize = createBlock(b, partial.getFinalize(),
+                                partial.getFinalizeArgTypes(), loc);
   YieldOp::create(b, loc,
                   finalize->getArguments().take_back(entries));
 
@@ -213,7 +211,7 @@ void StageSplit::buildCombine(OpBuilder &b, unsigned shards) {
   // (j, rows, broadcasts, scalars, partials); finalize regions likewise
   // without the leading element arguments.
   if (!op.getEpilogue().empty()) {
-    Block *epilogue = createBlock(combine.getEpilogue(),
+    Block *epilogue = createBlock(b, combine.getEpilogue(),
                                   combine.getElementRegionArgTypes(0), loc);
     cloneWithCombinedResults(op.getEpilogue().front(), *epilogue,
                              1 + op.getInputs().size() +
@@ -222,7 +220,7 @@ void StageSplit::buildCombine(OpBuilder &b, unsigned shards) {
                              shards, b);
   }
   if (!op.getFinalize().empty()) {
-    Block *finalize = createBlock(combine.getFinalize(),
+    Block *finalize = createBlock(b, combine.getFinalize(),
                                   combine.getFinalizeArgTypes(), loc);
     cloneWithCombinedResults(op.getFinalize().front(), *finalize,
                              op.getScalars().size(), shards, b);

@@ -423,11 +423,7 @@ def cross_entropy(logits_shard: torch.Tensor, target: torch.Tensor,
     same on every rank) carries the shard's gradient, computed in the same
     pass, for autograd."""
     _check_shard("logits_shard", logits_shard)
-    if ignore_index != -100:
-        raise ArgumentError("cross_entropy: only ignore_index=-100 is "
-                            "supported")
-    if reduction not in ("mean", "sum", "none"):
-        raise ArgumentError(f"cross_entropy: unknown reduction {reduction!r}")
+    ops.check_loss_options(ignore_index, reduction)
     if not isinstance(target, torch.Tensor) or target.dtype != torch.int64:
         raise ArgumentError("target must be a torch.int64 tensor")
     if tuple(target.shape) != tuple(logits_shard.shape[:-1]):
@@ -442,11 +438,7 @@ def cross_entropy(logits_shard: torch.Tensor, target: torch.Tensor,
     if start < 0:
         raise ArgumentError(f"vocab_start must be >= 0, got {start}")
     loss = _CrossEntropy.apply(logits_shard, target, group, start, validate)
-    if reduction == "none":
-        return loss
-    if reduction == "sum":
-        return loss.sum()
-    return loss.sum() / (target != -100).sum()
+    return ops.reduce_loss(loss, target, reduction)
 
 
 def softmax(x_shard: torch.Tensor, group=None, *,

@@ -748,11 +748,7 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
                   reduction: str = "mean") -> torch.Tensor:
     """F.cross_entropy(logits, target, ignore_index=-100, reduction=...),
     with the gradient computed in the same pass as the loss."""
-    if ignore_index != -100:
-        raise ArgumentError("cross_entropy: only ignore_index=-100 is "
-                            "supported")
-    if reduction not in ("mean", "sum", "none"):
-        raise ArgumentError(f"cross_entropy: unknown reduction {reduction!r}")
+    check_loss_options(ignore_index, reduction)
     if isinstance(target, torch.Tensor) and target.dtype != torch.int64:
         raise ArgumentError(f"target has dtype {target.dtype}, expected "
                             "torch.int64")
@@ -766,6 +762,22 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
                 loss = outputs[1]
     if loss is None:
         loss = _cross_entropy(logits, target)[0]
+    return reduce_loss(loss, target, reduction)
+
+
+def check_loss_options(ignore_index: int, reduction: str) -> None:
+    """cross_entropy's options that the kernels support."""
+    if ignore_index != -100:
+        raise ArgumentError("cross_entropy: only ignore_index=-100 is "
+                            "supported")
+    if reduction not in ("mean", "sum", "none"):
+        raise ArgumentError(f"cross_entropy: unknown reduction {reduction!r}")
+
+
+def reduce_loss(loss: torch.Tensor, target: torch.Tensor,
+                reduction: str) -> torch.Tensor:
+    """Per-row losses reduced as F.cross_entropy does: the mean is over
+    the rows whose target is not ignored."""
     if reduction == "none":
         return loss
     if reduction == "sum":
