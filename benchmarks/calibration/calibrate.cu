@@ -227,17 +227,81 @@ __global__ void clusterExchangeKernel(int rounds, float *sink) {
     sink[0] = v;
 }
 
-/// Microseconds per round of the exchange in clusters of `size`, with
-/// `clusters` clusters of 256 threads.
-static double exchangeUs(int size, int clusters, float *sink) {
-  CHECK(cudaFuncSetAttribute(clusterExchangeKernel,
+/// The asynchronous exchange, as credit.cluster_reduce lowers with
+/// mbarriers: every CTA pushes its value into every peer's buffer with
+/// st.async, completing on the peer's mbarrier of that buffer; thread 0
+/// expects the cluster's bytes and arrives, every thread waits for the
+/// phase, and a CTA barrier (the next block reduction's) precedes the sends
+/// of the round after.
+__global__ void clusterAsyncExchangeKernel(int rounds, float *sink) {
+  __shared__ float scratch[2][16];
+  __shared__ alignas(8) unsigned long long barriers[2];
+  cg::cluster_group cluster = cg::this_cluster();
+  unsigned rank = cluster.block_rank();
+  unsigned size = cluster.num_blocks();
+  auto shared = [](const void *p) {
+    return (unsigned)__cvta_generic_to_shared(p);
+  };
+  if (threadIdx.x == 0) {
+    for (int b = 0; b < 2; ++b)
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(
+                       shared(&barriers[b]))
+                   : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  cluster.sync();
+  float v = rank + 1;
+  for (int r = 0; r < rounds; ++r) {
+    int b = r & 1;
+    unsigned phase = (r >> 1) & 1;
+    if (threadIdx.x < size) {
+      unsigned data, bar;
+      asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                   : "=r"(data)
+                   : "r"(shared(&scratch[b][rank])), "r"(threadIdx.x));
+      asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                   : "=r"(bar)
+                   : "r"(shared(&barriers[b])), "r"(threadIdx.x));
+      asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 "
+                   "[%0], %1, [%2];" ::"r"(data),
+                   "r"(__float_as_uint(v)), "r"(bar)
+                   : "memory");
+    }
+    if (threadIdx.x == 0)
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::
+                       "r"(shared(&barriers[b])),
+                   "r"(size * 4)
+                   : "memory");
+    unsigned done = 0;
+    while (!done)
+      asm volatile("{\n\t.reg .pred p;\n\t"
+                   "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 "
+                   "p, [%1], %2;\n\tselp.b32 %0, 1, 0, p;\n\t}"
+                   : "=r"(done)
+                   : "r"(shared(&barriers[b])), "r"(phase)
+                   : "memory");
+    float s = 0;
+    for (unsigned i = 0; i < size; ++i)
+      s += scratch[b][i];
+    v = s * 1e-3f;
+    __syncthreads();
+  }
+  cluster.sync();
+  if (v == 1234.5f)
+    sink[0] = v;
+}
+
+/// Microseconds per round of an exchange kernel in clusters of `size`,
+/// with `clusters` clusters of 256 threads.
+static double exchangeUs(void (*kernel)(int, float *), int size,
+                         int clusters, float *sink) {
+  CHECK(cudaFuncSetAttribute(kernel,
                              cudaFuncAttributeNonPortableClusterSizeAllowed,
                              1));
   auto run = [&](int rounds) {
     ClusterLaunch launch(size * clusters, 256, size);
     return timeMs([&] {
-      CHECK(cudaLaunchKernelEx(&launch.config, clusterExchangeKernel, rounds,
-                               sink));
+      CHECK(cudaLaunchKernelEx(&launch.config, kernel, rounds, sink));
     });
   };
   // The difference between many and few rounds leaves launch costs out.
@@ -360,7 +424,30 @@ __global__ void clockKernel(long long spin, long long *out) {
   out[1] = t1 - t0;
 }
 
-int main() {
+/// Cluster exchanges by both protocols, one cluster and as many as fit.
+static void printExchanges(float *sink) {
+  struct {
+    const char *key;
+    void (*kernel)(int, float *);
+  } protocols[] = {{"cluster_exchange_us", clusterExchangeKernel},
+                   {"cluster_async_exchange_us", clusterAsyncExchangeKernel}};
+  for (auto protocol : protocols) {
+    printf("  \"%s\": {", protocol.key);
+    bool first = true;
+    for (int size : {2, 4, 8, 16}) {
+      printf("%s\"%d\": {\"one\": %.4f, \"full\": %.4f}", first ? "" : ", ",
+             size, exchangeUs(protocol.kernel, size, 1, sink),
+             exchangeUs(protocol.kernel, size, std::max(1, g_sms / size),
+                        sink));
+      first = false;
+    }
+    printf("},\n");
+  }
+}
+
+/// `calibrate` measures everything; `calibrate exchanges` only the cluster
+/// exchanges (a JSON object with those two keys).
+int main(int argc, char **argv) {
   int device = 0;
   CHECK(cudaSetDevice(device));
   cudaDeviceProp prop;
@@ -371,6 +458,11 @@ int main() {
 
   printf("{\n  \"device\": \"%s\",\n  \"sm\": \"sm_%d%d\",\n  \"sms\": %d,\n",
          prop.name, prop.major, prop.minor, g_sms);
+  if (argc > 1 && std::string(argv[1]) == "exchanges") {
+    printExchanges(sink);
+    printf("  \"only\": \"exchanges\"\n}\n");
+    return 0;
+  }
   printf("  \"l2_bytes\": %d,\n  \"shared_per_sm\": %zu,\n", prop.l2CacheSize,
          prop.sharedMemPerMultiprocessor);
 
@@ -461,16 +553,7 @@ int main() {
   }
   printf("},\n");
 
-  // Cluster exchanges, one cluster and as many as fit.
-  printf("  \"cluster_exchange_us\": {");
-  first = true;
-  for (int size : {2, 4, 8, 16}) {
-    printf("%s\"%d\": {\"one\": %.4f, \"full\": %.4f}", first ? "" : ", ",
-           size, exchangeUs(size, 1, sink),
-           exchangeUs(size, std::max(1, g_sms / size), sink));
-    first = false;
-  }
-  printf("},\n");
+  printExchanges(sink);
 
   // Launches: an empty kernel, back to back; a grid of empty CTAs by
   // waves; clusters meeting at start-up.

@@ -134,7 +134,8 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       double(plan.columnSumRounds) * profile.l2LatencyUs +
       double(plan.blockRounds) *
           (profile.blockReduceUs + profile.blockReducePerWarpUs * plan.warps) +
-      double(plan.exchangeRounds) * profile.getClusterExchangeUs(plan.cluster) +
+      double(plan.exchangeRounds) *
+          profile.getClusterExchangeUs(plan.cluster, plan.exchange) +
       double(plan.gridRounds) * profile.getGridExchangeUs(plan.splits) +
       ownOps / profile.threadOpsPerUs;
   if (plan.grid == GridPolicy::RowGroupPerCluster)
@@ -246,7 +247,7 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
     // Valid by construction: whole warps per row, rows > 1 only on one CTA
     // of one cluster.
     auto tiling = TilingAttr::get(ctx, cluster, threads, vector, elems, rows,
-                                  staging, splits);
+                                  staging, splits, Exchange::Async);
     std::optional<KernelPlan> plan = buildPlan(op, tiling, target);
     if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues ||
         plan->chunks > kMaxCandidateChunks)

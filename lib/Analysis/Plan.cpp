@@ -235,6 +235,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.rows = tiling.getRows();
   plan.staging = tiling.getStaging();
   plan.splits = tiling.getSplits();
+  plan.exchange = tiling.getExchange();
   plan.ctasPerRow = tiling.getCtasPerRow();
   plan.threadsPerRow = tiling.getThreadsPerRow();
   plan.warps = llvm::divideCeil(plan.threads, target.warpSize);
@@ -301,11 +302,15 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.blockScratchFloats = perStage * plan.warps;
   if (plan.cluster > 1)
     plan.clusterScratchFloats = perStage * plan.cluster;
+  if (plan.cluster > 1 && plan.numStages > 0 &&
+      plan.exchange == Exchange::Async)
+    plan.clusterBarriers = 2 * plan.numStages;
   if (plan.splits > 1)
     plan.gridScratchFloats = perStage;
   plan.staticSharedBytes =
       4 * (plan.blockScratchFloats + plan.clusterScratchFloats +
-           plan.gridScratchFloats);
+           plan.gridScratchFloats) +
+      8 * plan.clusterBarriers;
   if (plan.staging == Staging::Shared) {
     for (Value input : op.getInputs()) {
       plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);

@@ -20,13 +20,18 @@ namespace {
 #include "BuiltinProfiles.inc"
 } // namespace
 
-double ChipProfile::getClusterExchangeUs(int64_t cluster) const {
-  if (cluster <= 1 || clusterExchangeUs.empty())
+double ChipProfile::getClusterExchangeUs(int64_t cluster,
+                                         Exchange protocol) const {
+  const std::map<int64_t, double> &bySize =
+      protocol == Exchange::Async && !asyncExchangeUs.empty()
+          ? asyncExchangeUs
+          : clusterExchangeUs;
+  if (cluster <= 1 || bySize.empty())
     return 0;
-  auto above = clusterExchangeUs.lower_bound(cluster);
-  if (above == clusterExchangeUs.end())
+  auto above = bySize.lower_bound(cluster);
+  if (above == bySize.end())
     return std::prev(above)->second;
-  if (above->first == cluster || above == clusterExchangeUs.begin())
+  if (above->first == cluster || above == bySize.begin())
     return above->second;
   auto below = std::prev(above);
   double t = double(cluster - below->first) / double(above->first - below->first);
@@ -159,18 +164,26 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
   if (read.ok() && profile.overlap < 1)
     read.fail(llvm::formatv("'overlap' must be at least 1, got {0}",
                             profile.overlap));
-  if (const llvm::json::Object *exchange = read.bySize("cluster_exchange_us")) {
+  auto readExchange = [&](llvm::StringRef key,
+                          std::map<int64_t, double> &bySize) {
+    const llvm::json::Object *exchange = read.bySize(key);
+    if (!exchange)
+      return;
     for (const auto &entry : *exchange) {
       int64_t size;
       llvm::StringRef(entry.first).getAsInteger(10, size);
       std::optional<double> us = entry.second.getAsNumber();
       if (!us || !std::isfinite(*us) || *us < 0)
-        read.fail("'cluster_exchange_us' values must be non-negative "
-                  "numbers");
+        read.fail("'" + key + "' values must be non-negative numbers");
       else
-        profile.clusterExchangeUs[size] = *us;
+        bySize[size] = *us;
     }
-  }
+  };
+  readExchange("cluster_exchange_us", profile.clusterExchangeUs);
+  // Optional: without it the asynchronous exchange costs what the barrier
+  // one does.
+  if (object->get("async_exchange_us"))
+    readExchange("async_exchange_us", profile.asyncExchangeUs);
   // Optional: without a measurement an exchange between the clusters of a
   // split row is taken as four L2 round trips (the partials' stores
   // completing before the release, the poll that sees it, the partials'

@@ -48,7 +48,8 @@ FailureOr<unsigned> mlir::credit::parseTilingCount(AsmParser &parser) {
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned cluster, unsigned threads,
                                  unsigned vector, unsigned elems, unsigned rows,
-                                 Staging staging, unsigned splits) {
+                                 Staging staging, unsigned splits,
+                                 Exchange exchange) {
   if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, cluster))
     return emitError() << "cluster size must be 1, 2, 4, 8 or 16, got "
                        << cluster;
@@ -74,6 +75,10 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (splits > 1 && rows > 1)
     return emitError() << "a row split over " << splits
                        << " clusters needs one row per CTA, got " << rows;
+  if (exchange != Exchange::Async && cluster == 1)
+    return emitError() << "exchange = " << stringifyExchange(exchange)
+                       << " says how the CTAs of a cluster exchange partial "
+                          "values; it needs a cluster of more than one CTA";
   return success();
 }
 

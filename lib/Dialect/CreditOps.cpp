@@ -759,6 +759,21 @@ LogicalResult ClusterReduceOp::verify() {
   if (!llvm::is_contained({2u, 4u, 8u, 16u}, getCluster()))
     return emitOpError() << "cluster must be 2, 4, 8 or 16, got "
                          << getCluster();
+  if (TypedValue<MemRefType> barriers = getBarriers()) {
+    MemRefType type = barriers.getType();
+    auto space =
+        dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+    if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+        !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return emitOpError("barriers must be a statically sized memref in "
+                         "#gpu.address_space<workgroup> with the identity "
+                         "layout");
+    if (std::optional<int64_t> index = getConstantIntValue(getBarrierIndex()))
+      if (*index < 0 || *index >= type.getNumElements())
+        return emitOpError() << "barrier index " << *index
+                             << " is outside the " << type.getNumElements()
+                             << " barriers";
+  }
   return verifyScratch(*this, getScratch(), getOffset(),
                        int64_t(getCluster()) * getValues().size());
 }

@@ -109,6 +109,12 @@ std::string mlir::credit::checkTargetOptions(StringRef chip, StringRef features,
        << "; the NVPTX backend would abort";
     return problem;
   }
+  if (*ptx < kAsyncExchangePTXVersion) {
+    os << "CREDIT's cluster kernels exchange partial values with st.async, "
+          "which needs PTX ISA 8.1 or later (+ptx81), but features give +ptx"
+       << *ptx;
+    return problem;
+  }
   if (format != "isa" && format != "bin") {
     os << "format must be 'isa' (PTX) or 'bin' (PTX and cubin), got '" << format
        << "'";

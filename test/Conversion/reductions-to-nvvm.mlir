@@ -67,6 +67,37 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
 
 // -----
 
+// The asynchronous exchange: the pushers write each value into the peer's
+// entry with st.async completing on the peer's mbarrier of this buffer (no
+// plain DSMEM store, no cluster barrier); thread 0 expects 4 ranks x 2
+// values x 4 bytes and arrives; every thread polls the phase with acquire
+// at cluster scope; then the same rank-order combination.
+// CHECK-LABEL: func.func @cluster_async
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: llvm.getelementptr {{.*}} -> !llvm.ptr<3>, i64
+// CHECK: scf.if
+// CHECK: %[[PEERBAR:.*]] = nvvm.mapa {{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: %[[DATA:.*]] = nvvm.mapa {{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: %[[BITS:.*]] = llvm.bitcast {{.*}} : f32 to i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "l,r,l,~{memory}" %[[DATA]], %[[BITS]], %[[PEERBAR]]
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async
+// CHECK-NOT: llvm.store
+// CHECK: arith.constant 32 : i32
+// CHECK: "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;"
+// CHECK: scf.while
+// CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// CHECK-NOT: nvvm.cluster.arrive
+// CHECK-NOT: nvvm.cluster.wait
+// CHECK-COUNT-8: memref.load
+// CHECK-NEXT: arith.addf
+func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index,
+                         %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: index) -> (f32, f32) {
+  %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) barrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
+  return %r#0, %r#1 : f32, f32
+}
+
+// -----
+
 // Split rows: the publisher stores its values and counts itself in with a
 // release add; warp 0 polls with acquire loads until every cluster has
 // arrived, each lane loads its splits' contributions (40 splits: two per

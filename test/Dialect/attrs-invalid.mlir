@@ -69,6 +69,17 @@ func.func @staging() attributes {t = #credit.tiling<cluster = 1, threads = 256, 
 
 // -----
 
+// expected-error @+2 {{expected one of [async, barrier] for exchange, got: dsmem}}
+// expected-error @+1 {{failed to parse Credit_TilingAttr parameter 'exchange'}}
+func.func @exchange() attributes {t = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 4, exchange = dsmem>}
+
+// -----
+
+// expected-error @+1 {{exchange = barrier says how the CTAs of a cluster exchange partial values; it needs a cluster of more than one CTA}}
+func.func @exchange_one_cta() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, exchange = barrier>}
+
+// -----
+
 // expected-error @+1 {{cost estimate rows must be at least 1, got 0}}
 func.func @cost_rows() attributes {c = #credit.cost<rows = 0, profitable = true, candidates = [
     #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4> = 1.0]>}

@@ -5,7 +5,8 @@ with f32 and bf16 storage, and checks the PTX and the manifests.
 Each request may give several kernels (the cost model's choices for ranges
 of M): together their row ranges cover every M >= 1 exactly once. For each
 kernel: the PTX has `.reqnctapercluster C, 1, 1`; with C > 1 it
-uses DSMEM (`mapa` and `shared::cluster`) and cluster barriers; there is no
+uses DSMEM (`mapa`, and the asynchronous exchange's `st.async` completing
+on initialized mbarriers) and the start-up cluster barrier; there is no
 unresolved `.extern .func`; the manifest describes the kernel (entry, params
 in launch order, block, cluster, shared memory, dtypes, N); and, where ptxas
 is found, `ptxas -arch=sm_90` accepts it (format=bin runs it) with no spills
@@ -73,7 +74,10 @@ def check_kernel(out, manifest, cluster, ptxas_found):
     if f".reqnctapercluster {cluster}, 1, 1" not in ptx:
         problems.append("no .reqnctapercluster")
     if cluster > 1:
-        for needle in ["mapa.shared::cluster", "st.shared::cluster",
+        for needle in ["mapa.shared::cluster",
+                       "st.async.shared::cluster.mbarrier::complete_tx::bytes",
+                       "mbarrier.init", "fence.mbarrier_init.release.cluster",
+                       "mbarrier.arrive.expect_tx", "mbarrier.try_wait.parity",
                        "barrier.cluster.arrive", "barrier.cluster.wait"]:
             if needle not in ptx:
                 problems.append(f"no {needle}")

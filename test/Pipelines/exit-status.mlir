@@ -3,7 +3,7 @@
 // libdevice and carries on (credit-to-ptx's target check refuses such a
 // toolkit before any pass runs; this pipeline leaves that check out).
 // RUN: rm -rf %t && mkdir -p %t/tk/bin
-// RUN: not credit-opt %s --pass-pipeline='builtin.module(credit-cluster-tiling{erase-host=true},convert-credit-to-nvvm,canonicalize,cse,nvvm-attach-target{chip=sm_90 features=+ptx80},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),gpu-module-to-binary{format=isa toolkit=%t/tk})' -o %t/out.mlir 2>&1 | FileCheck %s
+// RUN: not credit-opt %s --pass-pipeline='builtin.module(credit-cluster-tiling{erase-host=true},convert-credit-to-nvvm,canonicalize,cse,nvvm-attach-target{chip=sm_90 features=+ptx81},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),gpu-module-to-binary{format=isa toolkit=%t/tk})' -o %t/out.mlir 2>&1 | FileCheck %s
 // No output is written.
 // RUN: not ls %t/out.mlir
 // The pipeline refuses the toolkit up front.

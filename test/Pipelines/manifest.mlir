@@ -8,7 +8,7 @@
 // RUN: credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{cluster-size=4 artifacts-dir=%t})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=INDEX2 < %t/kernels.json
 
-// IR: gpu.binary @rmsnorm_bf16_n4096_c2t256e8 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "
+// IR: gpu.binary @rmsnorm_bf16_n4096_c2t256e8 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">, {{.*}}assembly = "
 // IR-NOT: func.func
 
 // Keys come sorted.
@@ -54,19 +54,28 @@
 // JSON-NEXT: "f32"
 // JSON: "stride_multiple": 8,
 // JSON: "tiling": {
+// JSON: "exchange": "async",
 // JSON: "workload": "rmsnorm"
 
-// PTX: .version 8.0
+// PTX: .version 8.1
 // PTX: .target sm_90
 // PTX: .entry rmsnorm_bf16_n4096_c2t256e8(
 // PTX: .explicitcluster
 // PTX: .reqnctapercluster 2, 1, 1
+// The asynchronous exchange: mbarriers initialized before the start arrive,
+// the start wait before the first push, st.async into the peer completing
+// on its mbarrier, and a wait for this CTA's own bytes, without a cluster
+// barrier per exchange.
+// PTX: mbarrier.init.shared.b64
+// PTX: fence.mbarrier_init.release.cluster;
 // PTX: barrier.cluster.arrive.relaxed
 // PTX: ld.global.v4
-// PTX: mapa.shared::cluster
-// PTX: st.shared::cluster
-// PTX: barrier.cluster.arrive;
 // PTX: barrier.cluster.wait;
+// PTX: mapa.shared::cluster
+// PTX: st.async.shared::cluster.mbarrier::complete_tx::bytes.b32
+// PTX: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{%rd[0-9]+}}], {{%r[0-9]+}};
+// PTX: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
+// PTX-NOT: barrier.cluster.arrive;
 // PTX: rsqrt.approx.ftz.f32
 // PTX: st.global.v4
 

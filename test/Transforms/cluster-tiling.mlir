@@ -1,10 +1,12 @@
 // RUN: credit-opt %s --split-input-file --credit-cluster-tiling --verify-diagnostics | FileCheck %s
 // RUN: credit-opt %s --split-input-file --credit-cluster-tiling=erase-host --verify-diagnostics | FileCheck %s --check-prefix=ERASE
 
-// A cluster of 4 CTAs holding the row in registers: every CTA announces it
-// has started, loads its slice with 16-byte vectors, reduces within the CTA
-// and then across the cluster (after waiting for the peers to start), and
-// writes the epilogue from the same registers.
+// A cluster of 4 CTAs holding the row in registers: every CTA initializes
+// the mbarriers of its two exchange buffers (thread 0, fenced for the
+// cluster) and announces it has started, loads its slice with 16-byte
+// vectors, reduces within the CTA and then across the cluster (after
+// waiting for the peers to start) with the asynchronous exchange on the
+// row's buffer and phase, and writes the epilogue from the same registers.
 
 // CHECK-LABEL: module attributes
 // CHECK-SAME: credit.kernels = {sum_scale_f32_n4096_c4t256e4 = {
@@ -20,11 +22,15 @@
 // CHECK: gpu.module @sum_scale_f32_n4096_c4t256e4
 // CHECK: memref.global "private" @credit_block_scratch : memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.global "private" @credit_cluster_scratch : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.global "private" @credit_cluster_barriers : memref<2xi64, #gpu.address_space<workgroup>> {alignment = 8 : i64}
 // CHECK: gpu.func @sum_scale_f32_n4096_c4t256e4(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK-SAME: known_cluster_size = array<i32: 4, 1, 1>
 // CHECK: gpu.cluster_block_id x
 // CHECK: credit.global_view %{{.*}} : !llvm.ptr<1> -> memref<?xf32, #gpu.address_space<global>>
+// CHECK: scf.if
+// CHECK-COUNT-2: nvvm.mbarrier.init
+// CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK: nvvm.cluster.arrive.relaxed
 // CHECK: scf.for
 // CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
@@ -32,7 +38,7 @@
 // CHECK: credit.block_reduce [add] {{.*}} {group_threads = 256 : i32}
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.cluster.wait
-// CHECK: credit.cluster_reduce [add] {{.*}} {cluster = 4 : i32}
+// CHECK: credit.cluster_reduce [add] {{.*}} barrier(%{{.*}}[%{{.*}}] phase %{{.*}} : memref<2xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32}
 // CHECK: arith.mulf {{.*}} : vector<4xf32>
 // CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: nvvm.cluster.wait
@@ -299,6 +305,50 @@ func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tenso
       %e = math.exp %d : f32
       %p = arith.divf %e, %s : f32
       credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// The barrier exchange (exchange = barrier): no mbarriers; each exchange is
+// a cluster_reduce without one, which lowers to a cluster barrier round. A
+// CTA of one warp (no barrier in its block reduction) gets a CTA barrier
+// before each asynchronous exchange instead (next case).
+
+// CHECK-LABEL: module attributes {credit.kernels = {sum_scale_f32_n4096_c4t256e4_barrier = {
+// CHECK-SAME: exchange = "barrier"
+// CHECK: gpu.module @sum_scale_f32_n4096_c4t256e4_barrier
+// CHECK-NOT: credit_cluster_barriers
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: nvvm.cluster.arrive.relaxed
+// CHECK: credit.cluster_reduce [add] %{{.*}} scratch(%{{.*}}[%{{.*}}] : memref<8xf32, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32
+func.func @barrier_exchange(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "sum_scale" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 4, threads = 256, vector = 4, elems = 4, exchange = barrier>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// CHECK-LABEL: module attributes {credit.kernels = {sum_scale_f32_n4096_c2t32e64 = {
+// CHECK: memref.global "private" @credit_cluster_barriers : memref<2xi64, #gpu.address_space<workgroup>>
+// CHECK: credit.block_reduce [add] {{.*}} {group_threads = 32 : i32}
+// CHECK: gpu.barrier
+// CHECK-NOT: credit.block_reduce
+// CHECK: credit.cluster_reduce [add] {{.*}} barrier(
+func.func @one_warp_async(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "sum_scale" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 32, vector = 4, elems = 64>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
     }
   return %r : tensor<?x4096xf32>
 }

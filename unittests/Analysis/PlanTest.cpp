@@ -81,9 +81,10 @@ protected:
 
   TilingAttr tiling(unsigned cluster, unsigned threads, unsigned vector,
                     unsigned elems, Staging staging = Staging::Registers,
-                    unsigned rows = 1, unsigned splits = 1) {
+                    unsigned rows = 1, unsigned splits = 1,
+                    Exchange exchange = Exchange::Async) {
     return TilingAttr::get(&context, cluster, threads, vector, elems, rows,
-                           staging, splits);
+                           staging, splits, exchange);
   }
 
   MLIRContext context;
@@ -105,7 +106,9 @@ TEST_F(PlanTest, RegistersOnAClusterOfFour) {
   // Scratch: 2 buffers x 2 stages x (8 warps | 4 CTAs) x 1 value.
   EXPECT_EQ(plan->blockScratchFloats, 32);
   EXPECT_EQ(plan->clusterScratchFloats, 16);
-  EXPECT_EQ(plan->staticSharedBytes, 4 * (32 + 16));
+  // The asynchronous exchange's mbarriers: one per buffer and stage, 8 bytes.
+  EXPECT_EQ(plan->clusterBarriers, 4);
+  EXPECT_EQ(plan->staticSharedBytes, 4 * (32 + 16) + 8 * 4);
   EXPECT_EQ(plan->dynamicSharedBytes, 0);
   // Each row: 4096 f32 read and written once; each stage pushes one f32
   // from each of 4 CTAs to each of 4.
@@ -250,6 +253,19 @@ TEST(ProfileTest, ParsesAndInterpolates) {
   EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(2), 1.0);
   EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(4), 1.0 + 2.0 / 6.0);
   EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(16), 2.0);
+  // Without a measured asynchronous exchange it costs the barrier one.
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(4, Exchange::Async),
+                   1.0 + 2.0 / 6.0);
+  std::string text = kProfile;
+  text.replace(text.find("\"launch_us\""), 0,
+               "\"async_exchange_us\": {\"2\": 0.25, \"16\": 0.5}, ");
+  profile = parseProfile(text, "test", error);
+  ASSERT_TRUE(profile) << error;
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(2, Exchange::Async), 0.25);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(9, Exchange::Async),
+                   0.25 + 0.25 * 7 / 14);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(2, Exchange::Barrier), 1.0);
+  EXPECT_DOUBLE_EQ(profile->getClusterExchangeUs(1, Exchange::Async), 0);
 }
 
 TEST(ProfileTest, RejectsBrokenProfiles) {
@@ -271,6 +287,13 @@ TEST(ProfileTest, RejectsBrokenProfiles) {
   badKey.replace(badKey.find("{\"2\": 1.0"), 9, "{\"3\": 1.0");
   EXPECT_FALSE(parseProfile(badKey, "p", error));
   EXPECT_NE(error.find("keys must be cluster sizes"), std::string::npos)
+      << error;
+  std::string badAsync = text;
+  badAsync.replace(badAsync.find("\"launch_us\""), 0,
+                   "\"async_exchange_us\": {\"2\": -1}, ");
+  EXPECT_FALSE(parseProfile(badAsync, "p", error));
+  EXPECT_NE(error.find("'async_exchange_us' values must be non-negative"),
+            std::string::npos)
       << error;
   // Every chip CREDIT targets has a built-in profile.
   for (const char *chip : {"sm_90", "sm_90a", "sm_100", "sm_120"})
@@ -320,8 +343,9 @@ TEST_F(PlanTest, RowsSplitOverClusters) {
   EXPECT_EQ(plan->splitPartialFloatsPerRow, 2 * 4);
   EXPECT_EQ(plan->gridScratchFloats, 4);
   EXPECT_EQ(plan->clusterScratchFloats, 2 * 2 * 2);
+  EXPECT_EQ(plan->clusterBarriers, 2 * 2);
   EXPECT_EQ(plan->staticSharedBytes,
-            4 * (plan->blockScratchFloats + 8 + 4));
+            4 * (plan->blockScratchFloats + 8 + 4) + 8 * 4);
   // Every cluster pushes 2 x 2 values per stage within itself.
   EXPECT_EQ(plan->dsmemBytesPerRow, 2 * 4 * 2 * 2 * 4);
   EXPECT_EQ(plan->grid, GridPolicy::OneWave);

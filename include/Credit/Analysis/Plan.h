@@ -59,6 +59,8 @@ struct KernelPlan {
   /// Clusters that share a row, and the CTAs of all of them.
   int64_t splits = 1, ctasPerRow = 1;
   Staging staging = Staging::Registers;
+  /// How the CTAs of a cluster exchange partial values (cluster > 1).
+  Exchange exchange = Exchange::Async;
   /// Threads that share a row, and warps per CTA.
   int64_t threadsPerRow = 0, warps = 0;
   /// Vector accesses per thread and input in one sweep (elems / vector).
@@ -84,6 +86,9 @@ struct KernelPlan {
   /// buffers (alternating rows) per stage.
   int64_t blockScratchFloats = 0, clusterScratchFloats = 0,
           gridScratchFloats = 0;
+  /// Asynchronous exchange: the mbarriers (8 bytes each) the cluster
+  /// scratch's buffers complete on, one per buffer and stage.
+  int64_t clusterBarriers = 0;
   /// Shared staging: where each row input's slice starts in dynamic shared
   /// memory (16-byte aligned), and its total.
   llvm::SmallVector<int64_t> stagedInputOffsets;

@@ -14,6 +14,7 @@
 #define CREDIT_ANALYSIS_PROFILE_H
 
 #include "Credit/Analysis/Target.h"
+#include "Credit/Dialect/CreditAttrs.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -62,6 +63,11 @@ struct ChipProfile {
   /// One cluster exchange (DSMEM stores to every peer and a release/acquire
   /// cluster barrier), by cluster size.
   std::map<int64_t, double> clusterExchangeUs;
+  /// One asynchronous cluster exchange (st.async to every peer completing
+  /// on its mbarrier, each CTA waiting for its own), by cluster size; a
+  /// profile without it prices the asynchronous exchange as the barrier
+  /// one.
+  std::map<int64_t, double> asyncExchangeUs;
   /// One exchange between the `splits` clusters of a split row through
   /// global memory (partial values stored, a release add on the row's
   /// counter, every CTA's acquire polls and its loads of the partials):
@@ -97,8 +103,10 @@ struct ChipProfile {
   /// the SM's bandwidth and issue limits (large: a hard maximum; 1: a sum).
   double overlap = 2;
 
-  /// `exchange` for `cluster` CTAs, interpolated between measured sizes.
-  double getClusterExchangeUs(int64_t cluster) const;
+  /// One exchange by `protocol` between `cluster` CTAs, interpolated
+  /// between measured sizes.
+  double getClusterExchangeUs(int64_t cluster,
+                              Exchange protocol = Exchange::Barrier) const;
 };
 
 /// Parses a profile from JSON text; `source` names it in messages. On

@@ -42,6 +42,16 @@ def Credit_Staging : I32EnumAttr<"Staging", "staging", [
   let genSpecializedAttr = 0;
 }
 
+// How the CTAs of a cluster hand each other a reduction stage's partial
+// values.
+def Credit_Exchange : I32EnumAttr<"Exchange", "exchange", [
+      I32EnumAttrCase<"Async", 0, "async">,
+      I32EnumAttrCase<"Barrier", 1, "barrier">
+    ]> {
+  let cppNamespace = "::mlir::credit";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -87,6 +97,12 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       cluster reduces its part through distributed shared memory and the
       parts' partial values meet in global memory (see credit.grid_reduce),
       so a few long rows can use the whole GPU. It needs one row per CTA.
+    - `exchange`: how the CTAs of a cluster hand each other a stage's
+      partial values (cluster > 1 only): `async` (default) pushes them
+      with `st.async` into every peer's shared memory, completing on the
+      peer's transaction-counted mbarrier, so each CTA waits only for the
+      bytes it receives; `barrier` stores them and meets the whole cluster
+      at a release/acquire cluster barrier per stage.
 
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
@@ -98,7 +114,9 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     Credit_RowsCount:$rows,
     DefaultValuedParameter<"::mlir::credit::Staging",
                            "::mlir::credit::Staging::Registers">:$staging,
-    Credit_RowsCount:$splits
+    Credit_RowsCount:$splits,
+    DefaultValuedParameter<"::mlir::credit::Exchange",
+                           "::mlir::credit::Exchange::Async">:$exchange
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -303,36 +303,55 @@ def Credit_BlockReduceOp : Credit_Op<"block_reduce", [
 }
 
 def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
-    AllTypesMatch<["values", "results"]>]> {
+    AttrSizedOperandSegments, AllTypesMatch<["values", "results"]>]> {
   let summary = "combines CTA-uniform values across a thread-block cluster";
   let description = [{
     Every CTA of a cluster of `cluster` CTAs contributes `values` that are
     the same in all of its threads (a block reduction's results). Threads
     0 .. cluster-1 of each CTA store the values into `scratch` of every peer
     through distributed shared memory (CTA r's value k lands at
-    `offset + r * K + k`), the cluster synchronizes with a release arrive and
-    an acquire wait, and every thread combines the `cluster` entries in rank
-    order, so all CTAs get bit-identical `results`.
+    `offset + r * K + k`), and every thread combines the `cluster` entries in
+    rank order once they are there, so all CTAs get bit-identical `results`.
 
-    The caller keeps the barrier discipline: a peer must have started before
-    the first store into its shared memory, and `scratch` at `offset` may
-    not be reused until every peer has read it (alternate two buffers).
+    How a CTA learns that its entries are there is the exchange protocol:
+
+    - with `barrier(%bars[%i] phase %p)` (asynchronous): the stores are
+      `st.async` writes that complete on mbarrier `%bars[%i]` of the
+      receiving CTA (initialized with an arrival count of 1); thread 0 sets
+      its expected transaction bytes (`cluster * K * 4`) and arrives, and
+      every thread waits for phase parity `%p` to complete. No CTA waits
+      for anything but the bytes it receives;
+    - without it: plain DSMEM stores, then the whole cluster synchronizes
+      with a release arrive and an acquire wait.
+
+    The caller keeps the barrier discipline: a peer must have started (and
+    initialized its mbarriers) before the first store into its shared
+    memory, and `scratch` at `offset` (and the mbarrier) may not be reused
+    until every peer has read it (alternate two buffers; with the
+    asynchronous protocol a peer can only run one exchange ahead, since it
+    needs this CTA's values to finish it).
 
     ```mlir
     %s = credit.cluster_reduce [add] %a
         scratch(%buf[%off] : memref<32xf32, #gpu.address_space<workgroup>>)
+        barrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>)
         {cluster = 4} : f32
     ```
   }];
   let arguments = (ins Variadic<F32>:$values,
                        Credit_WorkgroupScratch:$scratch,
                        Index:$offset,
+                       Optional<MemRefRankOf<[I64], [1]>>:$barriers,
+                       Optional<Index>:$barrierIndex,
+                       Optional<Index>:$phase,
                        ArrayAttr:$combiners,
                        I32Attr:$cluster);
   let results = (outs Variadic<F32>:$results);
   let assemblyFormat = [{
     custom<CombinerList>($combiners) $values
     `scratch` `(` $scratch `[` $offset `]` `:` type($scratch) `)`
+    (`barrier` `(` $barriers^ `[` $barrierIndex `]` `phase` $phase `:`
+       type($barriers) `)`)?
     attr-dict `:` type($values)
   }];
   let hasVerifier = 1;

@@ -20,7 +20,7 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("Target features, with a PTX ISA version"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::init("+ptx81")};
   PassOptions::Option<std::string> profile{
       *this, "profile",
       llvm::cl::desc("Calibrated chip profile (JSON); empty: the chip's "

@@ -27,12 +27,16 @@ namespace credit {
 /// backend knows; std::nullopt for any other chip.
 std::optional<unsigned> getMinimumPTXVersion(llvm::StringRef chip);
 
+/// The oldest PTX ISA version CREDIT's kernels accept, whatever the chip:
+/// the asynchronous cluster exchange uses st.async (PTX ISA 8.1).
+constexpr unsigned kAsyncExchangePTXVersion = 81;
+
 /// The PTX ISA version named in `features` ("+ptx80" gives 80), if any.
 std::optional<unsigned> getPTXVersionFeature(llvm::StringRef features);
 
 /// Checks the target options of credit-check-target (and credit-to-ptx):
 /// the chip has clusters, the features name a PTX ISA version the backend
-/// knows and the chip accepts, the format is isa or bin, a named toolkit
+/// knows and the chip accepts (and at least kAsyncExchangePTXVersion), the format is isa or bin, a named toolkit
 /// holds libdevice, and format=bin finds ptxas. Returns what is wrong, or
 /// an empty string.
 std::string checkTargetOptions(llvm::StringRef chip, llvm::StringRef features,

@@ -18,7 +18,8 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     version that the backend knows and that the chip needs (for example
     `+ptx78` or later for sm_90, `+ptx80` for sm_90a). The NVPTX backend
     aborts the whole process on a chip whose PTX version is too old; this
-    pass reports an error instead. A `toolkit` that is given must hold
+    pass reports an error instead. CREDIT's cluster kernels also need PTX
+    ISA 8.1 (`+ptx81`, the default) for st.async. A `toolkit` that is given must hold
     `nvvm/libdevice/libdevice.10.bc`, which the NVVM target links math
     functions from. With `format=bin` it also checks that `ptxas` can be
     found (the `toolkit` option, PATH, then CUDA_ROOT, CUDA_HOME and
@@ -30,7 +31,7 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target chip">,
-    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx81\"",
            "Target features; must include a PTX ISA version">,
     Option<"format", "format", "std::string", /*default=*/"\"isa\"",
            "Output format: isa (PTX) or bin (PTX and cubin)">,

@@ -112,6 +112,20 @@ struct BlockReduceLowering : public OpConversionPattern<BlockReduceOp> {
   }
 };
 
+/// One PTX instruction with side effects (never hoisted or merged):
+/// `result` is null for none.
+static Value createPtx(OpBuilder &b, Location loc, Type result,
+                       ValueRange operands, StringRef text,
+                       StringRef constraints) {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return result ? asmOp.getResult(0) : Value();
+}
+
 /// credit.cluster_reduce: push to peers through DSMEM, synchronize the
 /// cluster with release/acquire, combine the local copies in rank order.
 struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
@@ -148,25 +162,88 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     Value isPusher =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
                               createIndex(rewriter, loc, cluster));
+    auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
+    auto clusterPtr = LLVM::LLVMPointerType::get(ctx, 7);
+    // Asynchronous exchange: this buffer's mbarrier in this CTA.
+    Value barrier;
+    if (Value barriers = adaptor.getBarriers()) {
+      Value barrierBase = LLVM::IntToPtrOp::create(
+          rewriter, loc, sharedPtr,
+          Value(arith::IndexCastOp::create(
+              rewriter, loc, i64,
+              memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                             barriers))));
+      barrier = LLVM::GEPOp::create(
+          rewriter, loc, sharedPtr, i64, barrierBase,
+          ValueRange{arith::IndexCastOp::create(rewriter, loc, i64,
+                                                adaptor.getBarrierIndex())});
+    }
     ValueRange values = adaptor.getValues();
     scf::IfOp::create(rewriter, loc, isPusher, [&](OpBuilder &b, Location l) {
       Value peer = arith::IndexCastOp::create(b, l, i32, tid);
+      Value peerBarrier =
+          barrier ? Value(NVVM::MapaOp::create(b, l, clusterPtr, barrier, peer))
+                  : Value();
       for (auto [i, value] : llvm::enumerate(values)) {
         Value at = arith::IndexCastOp::create(
             b, l, i64,
             arith::AddIOp::create(b, l, myEntries, createIndex(b, l, i)));
-        Value local = LLVM::GEPOp::create(
-            b, l, LLVM::LLVMPointerType::get(ctx, 3), f32, base, at);
-        Value remote = NVVM::MapaOp::create(
-            b, l, LLVM::LLVMPointerType::get(ctx, 7), local, peer);
-        LLVM::StoreOp::create(b, l, value, remote);
+        Value local = LLVM::GEPOp::create(b, l, sharedPtr, f32, base, at);
+        Value remote = NVVM::MapaOp::create(b, l, clusterPtr, local, peer);
+        if (!barrier) {
+          LLVM::StoreOp::create(b, l, value, remote);
+          continue;
+        }
+        // The write completes 4 bytes on the peer's mbarrier (release at
+        // cluster scope).
+        Value bits = LLVM::BitcastOp::create(b, l, i32, value);
+        createPtx(b, l, Type(), {remote, bits, peerBarrier},
+                  "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 "
+                  "[$0], $1, [$2];",
+                  "l,r,l,~{memory}");
       }
       scf::YieldOp::create(b, l);
     });
-    // barrier.cluster.arrive has release and barrier.cluster.wait acquire
-    // semantics: every store above is visible after the wait.
-    NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
-    NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+    if (barrier) {
+      // Thread 0 expects every rank's values and arrives (the barrier's one
+      // arrival); every thread waits, with acquire at cluster scope, for
+      // the phase to complete.
+      Value isFirst =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                createIndex(rewriter, loc, 0));
+      scf::IfOp::create(rewriter, loc, isFirst, [&](OpBuilder &b, Location l) {
+        Value bytes = arith::ConstantIntOp::create(
+            b, l, i32, int64_t(cluster * numValues * 4));
+        createPtx(b, l, Type(), {barrier, bytes},
+                  "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
+                  "l,r,~{memory}");
+        scf::YieldOp::create(b, l);
+      });
+      Value phase =
+          arith::IndexCastOp::create(rewriter, loc, i32, adaptor.getPhase());
+      scf::WhileOp::create(
+          rewriter, loc, TypeRange(), ValueRange(),
+          [&](OpBuilder &b, Location l, ValueRange) {
+            Value done = createPtx(
+                b, l, i32, {barrier, phase},
+                "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.acquire."
+                "cluster.shared::cta.b64 p, [$1], $2;\n\tselp.b32 $0, 1, 0, "
+                "p;\n\t}",
+                "=r,l,r,~{memory}");
+            Value waiting = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::eq, done,
+                arith::ConstantIntOp::create(b, l, i32, 0));
+            scf::ConditionOp::create(b, l, waiting, ValueRange());
+          },
+          [&](OpBuilder &b, Location l, ValueRange) {
+            scf::YieldOp::create(b, l);
+          });
+    } else {
+      // barrier.cluster.arrive has release and barrier.cluster.wait acquire
+      // semantics: every store above is visible after the wait.
+      NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+    }
 
     // The ranks' entries combined in rank order: the same operations in
     // every CTA.
@@ -182,20 +259,6 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     return success();
   }
 };
-
-/// One PTX instruction with side effects (never hoisted or merged):
-/// `result` is null for none.
-static Value createPtx(OpBuilder &b, Location loc, Type result,
-                       ValueRange operands, StringRef text,
-                       StringRef constraints) {
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  return result ? asmOp.getResult(0) : Value();
-}
 
 /// credit.grid_reduce: the publishing CTA of each cluster stores its values
 /// and counts itself in with a release add; warp 0 of every CTA polls the

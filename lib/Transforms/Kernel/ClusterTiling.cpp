@@ -49,6 +49,8 @@ RowState KernelEmitter::beginRow(Value rowBase) {
       b, loc, arith::SubIOp::create(b, loc, rowBase, rowBegin),
       index(plan.rows));
   state.parity = arith::RemUIOp::create(b, loc, iteration, index(2));
+  state.phase = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, iteration, index(2)), index(2));
 
   // Rows past the end read row 0 instead, and store nothing.
   Value safeRow = state.rowValid
@@ -216,7 +218,7 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
 /// A symbol for the kernel of `op` under `plan`: workload, input type, N
 /// and the tiling (cluster, threads, elements per thread, rows per CTA when
 /// more than one, clusters per row when more than one, staging when not
-/// registers).
+/// registers, the exchange protocol when not asynchronous).
 static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
   // The verifier makes workload names identifiers.
   std::string workload = op.getWorkload().value_or("rowwise").str();
@@ -233,6 +235,8 @@ static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
     name += llvm::formatv("s{0}", plan.splits).str();
   if (plan.staging != Staging::Registers)
     name += "_" + stringifyStaging(plan.staging).str();
+  if (plan.exchange != Exchange::Async)
+    name += "_" + stringifyExchange(plan.exchange).str();
   return name;
 }
 

@@ -189,6 +189,7 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("slice", i64(plan.slice)),
       entry("sweeps", i64(plan.sweeps)),
       entry("splits", i64(plan.splits)),
+      entry("exchange", str(stringifyExchange(plan.exchange))),
   };
   SmallVector<NamedAttribute> planFields = {
       entry("compulsory_bytes_per_row", i64(plan.compulsoryBytesPerRow)),

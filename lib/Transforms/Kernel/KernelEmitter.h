@@ -65,8 +65,10 @@ struct RowState {
   Value rowValid;
   /// i1: this is the cluster's first row.
   Value first;
-  /// Which of the two scratch buffers this row uses.
-  Value parity;
+  /// Which of the two scratch buffers this row uses, and which phase of
+  /// their mbarriers (asynchronous exchange): the buffer's uses so far,
+  /// modulo 2.
+  Value parity, phase;
   SmallVector<Value> scalars;
   SmallVector<Value> inputOffsets;
   SmallVector<Value> outputOffsets;
@@ -175,7 +177,8 @@ private:
   SmallVector<Value> emitGridReduce(unsigned stage, RowState &state,
                                     ValueRange values, ArrayAttr combiners,
                                     Value scratchOffset);
-  /// Kernel entry: every CTA announces that it has started.
+  /// Kernel entry: every CTA initializes its exchange mbarriers and
+  /// announces that it has started.
   void emitClusterStart();
   /// Kernel exit: a cluster that had no rows completes the start barrier.
   void emitClusterEnd();
@@ -235,8 +238,8 @@ private:
   /// Registers staging: broadcast chunks loaded once, [input][chunk].
   SmallVector<SmallVector<Value>> broadcastRegisters;
   memref::GlobalOp blockScratchGlobal, clusterScratchGlobal,
-      gridScratchGlobal;
-  Value blockScratch, clusterScratch, gridScratch;
+      gridScratchGlobal, clusterBarriersGlobal;
+  Value blockScratch, clusterScratch, gridScratch, clusterBarriers;
 };
 
 /// "f32", "bf16", ... for manifests and kernel names.

@@ -12,9 +12,18 @@
 //  - every thread arrives (relaxed) at a cluster barrier when it starts and
 //    waits on it before its first store into a peer's shared memory, so no
 //    CTA writes to a peer that has not started;
-//  - each cluster_reduce is a release-arrive / acquire-wait round, and the
-//    scratch it uses alternates between two buffers from row to row, so a
-//    peer can only overwrite a buffer after every CTA has read it;
+//  - the scratch of each stage alternates between two buffers from row to
+//    row;
+//  - asynchronous exchange (the default): each buffer has an mbarrier,
+//    initialized before the start arrive (fence.mbarrier_init orders it
+//    for the peers); the values go out with st.async and complete on the
+//    receiver's mbarrier, and each CTA waits only for its own buffer to
+//    fill. A peer can reuse a buffer (row r + 2) only once it has this
+//    CTA's values of row r + 1, which this CTA sends after a CTA barrier
+//    (the next block reduction) that follows every read of row r;
+//  - barrier exchange: each cluster_reduce is a release-arrive /
+//    acquire-wait round of the whole cluster, so a peer can only overwrite
+//    a buffer after every CTA has read it;
 //  - stores go to peers, reads are local, and every store into a CTA's
 //    shared memory precedes that CTA's last wait: no CTA exits while a peer
 //    can still touch its shared memory. A cluster without rows completes
@@ -40,6 +49,7 @@
 #include "Credit/Dialect/Combiners.h"
 #include "Credit/Transforms/ElementwiseCloning.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
@@ -70,6 +80,13 @@ void KernelEmitter::createScratch() {
   if (plan.gridScratchFloats)
     gridScratchGlobal =
         addScratch("credit_grid_scratch", plan.gridScratchFloats);
+  if (plan.clusterBarriers) {
+    auto type = MemRefType::get({plan.clusterBarriers}, b.getI64Type(),
+                                MemRefLayoutAttrInterface(), workgroup);
+    clusterBarriersGlobal = memref::GlobalOp::create(
+        b, loc, "credit_cluster_barriers", b.getStringAttr("private"), type,
+        Attribute(), /*constant=*/false, b.getI64IntegerAttr(8));
+  }
 }
 
 void KernelEmitter::bindScratch() {
@@ -83,11 +100,36 @@ void KernelEmitter::bindScratch() {
   if (gridScratchGlobal)
     gridScratch = memref::GetGlobalOp::create(
         b, loc, gridScratchGlobal.getType(), gridScratchGlobal.getSymName());
+  if (clusterBarriersGlobal)
+    clusterBarriers = memref::GetGlobalOp::create(
+        b, loc, clusterBarriersGlobal.getType(),
+        clusterBarriersGlobal.getSymName());
 }
 
 void KernelEmitter::emitClusterStart() {
-  if (plan.cluster > 1 && plan.numStages > 0)
-    NVVM::ClusterArriveRelaxedOp::create(b, loc, /*aligned=*/UnitAttr());
+  if (plan.cluster == 1 || plan.numStages == 0)
+    return;
+  if (clusterBarriers) {
+    // One thread initializes the mbarriers (one arrival each: the thread
+    // that sets the expected bytes); the fence makes them visible to the
+    // peers' st.async before this thread's start arrive.
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    emitIf(cmp(arith::CmpIPredicate::eq, tid, index(0)), [&] {
+      Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+          b, loc, clusterBarriers);
+      Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+      for (int64_t i = 0; i < plan.clusterBarriers; ++i) {
+        Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                   add(base, index(8 * i)));
+        Value pointer = LLVM::IntToPtrOp::create(
+            b, loc, LLVM::LLVMPointerType::get(op.getContext(), 3), address);
+        NVVM::MBarrierInitOp::create(b, loc, pointer, one,
+                                     /*predicate=*/Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    });
+  }
+  NVVM::ClusterArriveRelaxedOp::create(b, loc, /*aligned=*/UnitAttr());
 }
 
 void KernelEmitter::emitClusterEnd() {
@@ -217,10 +259,20 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     emitIf(state.first, [&] {
       NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
     });
+  Value barrierIndex, phase;
+  if (clusterBarriers) {
+    // A CTA of one warp has no barrier in its block reduction; the
+    // reuse argument above needs one between the reads of a buffer and
+    // the next row's sends.
+    if (plan.warps == 1)
+      gpu::BarrierOp::create(b, loc);
+    barrierIndex = add(mul(state.parity, index(plan.numStages)), index(stage));
+    phase = state.phase;
+  }
   auto clusterReduce = ClusterReduceOp::create(
       b, loc, ValueRange(values).getTypes(), values, clusterScratch,
-      bufferOffset(plan.cluster * plan.stageWidth), combiners,
-      b.getI32IntegerAttr(plan.cluster));
+      bufferOffset(plan.cluster * plan.stageWidth), clusterBarriers,
+      barrierIndex, phase, combiners, b.getI32IntegerAttr(plan.cluster));
   values.assign(clusterReduce.getResults().begin(),
                 clusterReduce.getResults().end());
   if (plan.splits > 1)

@@ -20,7 +20,7 @@
 // JSON: "tiling": {
 // JSON: "workload": "rmsnorm"
 
-// PTX: .version 8.0
+// PTX: .version 8.1
 // PTX: .target sm_90
 // PTX: .entry rmsnorm_bf16_n4096_c2t256e8(
 // PTX: .explicitcluster
