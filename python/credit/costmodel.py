@@ -286,6 +286,8 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         for s in full if s["gbs"] < 0.6 * peak)
     exchange = {size: values["full"]
                 for size, values in raw["cluster_exchange_us"].items()}
+    async_exchange = {size: values["full"] for size, values in
+                      raw.get("cluster_async_exchange_us", {}).items()}
     block = raw["block_reduce_us"]
     warps = sorted(int(w) for w in block)
     # Least squares of time against warps.
@@ -315,6 +317,7 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         "block_reduce_us": max(0.0, mean_y - slope * mean_x),
         "block_reduce_per_warp_us": max(0.0, slope),
         "cluster_exchange_us": exchange,
+        **({"async_exchange_us": async_exchange} if async_exchange else {}),
         "launch_us": raw["launch_us"],
         "cta_launch_us": max(0.0, per_wave / 8),
         "ops_per_us_per_sm": raw["fma_per_us_per_sm"],
@@ -325,7 +328,7 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         "active_clusters": raw["active_clusters"],
         "raw": {k: raw[k] for k in (
             "copy_gbs", "l2_latency_ns", "cluster_exchange_us",
-            "block_reduce_us", "launch_us", "cta_waves_us",
+            "cluster_async_exchange_us", "block_reduce_us", "launch_us", "cta_waves_us",
             "cluster_start_us", "fma_per_us_per_sm",
             "smem_read_bytes_per_cycle_cta", "smem_store_bytes_per_cycle_cta",
             "dsmem_store_bytes_per_cycle_cta") if k in raw},
@@ -345,11 +348,14 @@ def _get_parameter(profile: dict, name: str) -> float:
 
 def _set_parameter(profile: dict, name: str, value: float) -> None:
     """Sets a fitted parameter; the exchange scale multiplies the measured
-    cluster exchange costs."""
+    cluster exchange costs of both protocols."""
     if name == "exchange_scale":
-        base = profile["raw"]["cluster_exchange_us"]
-        profile["cluster_exchange_us"] = {
-            k: v["full"] * value for k, v in base.items()}
+        for raw_key, key in (("cluster_exchange_us", "cluster_exchange_us"),
+                             ("cluster_async_exchange_us",
+                              "async_exchange_us")):
+            if raw_key in profile["raw"]:
+                profile[key] = {k: v["full"] * value
+                                for k, v in profile["raw"][raw_key].items()}
         return
     profile[name] = value
 

@@ -6,7 +6,9 @@ f16 x cluster sizes 1, 2, 4, 8, 16 at N = 8192, with M = 1 and an odd M,
 row strides larger than N, -inf and NaN rows; N that is not a power of two
 (6000) or not even (4099); long rows up to N = 1048576; and rows split over
 several clusters (every workload and dtype, M = 1, 3, 8 and 37, N up to
-2^21 + 1, each staging).
+2^21 + 1, each staging). The cluster kernels exchange partial values
+asynchronously (the default); the barrier exchange runs for every workload
+and dtype at clusters of 2, 4 and 16, with several rows per cluster.
 """
 
 from __future__ import annotations
@@ -53,11 +55,12 @@ class Case:
 
 
 def split_tiling(dtype: str, n: int, cluster: int, splits: int,
-                 staging: str = "registers", threads: int = 256) -> str:
+                 staging: str = "registers", threads: int = 256,
+                 exchange: str = "async") -> str:
     """A tiling that splits rows of `n` `dtype` elements over `splits`
-    clusters of `cluster` CTAs: the widest vector that divides N, and enough
-    elements per thread (registers) or sweeps (shared, reread) to cover the
-    row."""
+    clusters of `cluster` CTAs (and their CTAs exchange by `exchange`):
+    the widest vector that divides N, and enough elements per thread
+    (registers) or sweeps (shared, reread) to cover the row."""
     vector = 16 // (4 if dtype == "f32" else 2)
     while n % vector:
         vector //= 2
@@ -70,6 +73,8 @@ def split_tiling(dtype: str, n: int, cluster: int, splits: int,
             f"vector = {vector}, elems = {elems}")
     if staging != "registers":
         text += f", staging = {staging}"
+    if exchange != "async":
+        text += f", exchange = {exchange}"
     return text + f", splits = {splits}>"
 
 
@@ -82,6 +87,8 @@ def tiling_id(tiling: str) -> str:
         text += f"s{fields['splits']}"
     if "staging" in fields:
         text += f"-{fields['staging']}"
+    if "exchange" in fields:
+        text += f"-{fields['exchange']}"
     return text
 
 
@@ -138,6 +145,16 @@ def gpu_cases() -> list[Case]:
         for dtype in DTYPES:
             for cluster in (0, 2, 16):
                 cases.append(Case(name, dtype, 6000, cluster, 3))
+            # The barrier exchange; 37 rows over few clusters reuse both
+            # buffers several times. And the asynchronous one on CTAs of one
+            # warp (a CTA barrier of its own before each exchange).
+            for cluster, threads in ((2, 256), (4, 256), (16, 64)):
+                cases.append(Case(name, dtype, 8192, 0, 37,
+                                  tiling=split_tiling(
+                                      dtype, 8192, cluster, 1, threads=threads,
+                                      exchange="barrier")))
+            cases.append(Case(name, dtype, 8192, 0, 37, tiling=split_tiling(
+                dtype, 8192, 16, 1, threads=32)))
         for cluster in (0, 4):
             cases.append(Case(name, "f32", 4099, cluster, 3))
             cases.append(Case(name, "bf16", 4099, cluster, 3))
@@ -294,13 +311,16 @@ SHARED_STAGING = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
 
 
 def sanitizer_cases() -> list[Case]:
-    """One kernel per workload at cluster 8, one with shared staging and
+    """One kernel per workload at cluster 8 (the asynchronous exchange) and
+    one with the barrier exchange at cluster 4, one with shared staging and
     one with rows split over four clusters (of two CTAs; of one with column
     sums), for compute-sanitizer."""
     cases = []
     for name in WORKLOADS:
         cluster = 1 if WORKLOADS[name].column_sums else 2
         cases.append(Case(name, "bf16", 8192, 8, 5))
+        cases.append(Case(name, "bf16", 8192, 0, 5, tiling=split_tiling(
+            "bf16", 8192, 4, 1, exchange="barrier")))
         cases.append(Case(name, "bf16", 65536, 0, 3, tiling=SHARED_STAGING))
         cases.append(Case(name, "bf16", 100000, 0, 3,
                           tiling=split_tiling("bf16", 100000, cluster, 4)))

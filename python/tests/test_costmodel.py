@@ -106,6 +106,7 @@ def test_profile_from_calibration_keeps_fitted_parameters():
              "gbs": 60.0}],
         "block_reduce_us": {"1": 0.1, "32": 0.4},
         "cluster_exchange_us": {"2": {"one": 0.3, "full": 0.4}},
+        "cluster_async_exchange_us": {"2": {"one": 0.1, "full": 0.15}},
         "launch_us": 3.0, "cta_waves_us": {"1": 5.0, "64": 68.0},
         "fma_per_us_per_sm": 1000.0, "smem_read_bytes_per_cycle_cta": 128,
         "active_clusters": {"2": [1, 2]}}
@@ -120,6 +121,12 @@ def test_profile_from_calibration_keeps_fitted_parameters():
     refit = costmodel.profile_from_calibration(raw, previous)
     assert refit["overlap"] == 3.0
     assert refit["cluster_exchange_us"] == {"2": 0.8}
+    # The asynchronous exchange is measured alike and scaled alike.
+    assert profile["async_exchange_us"] == {"2": 0.15}
+    assert refit["async_exchange_us"] == {"2": 0.3}
+    del raw["cluster_async_exchange_us"]
+    assert "async_exchange_us" not in costmodel.profile_from_calibration(
+        raw, None)
 
 
 @pytest.mark.skipif(find_credit_opt() is None, reason="credit-opt not built")
