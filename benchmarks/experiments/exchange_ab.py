@@ -58,13 +58,8 @@ def time(out, result):
         m, n = int(m), int(n)
         fn = bench._credit_fn(w)
         torch.manual_seed(m + n)
-        point = suites.Point(w, d, m, n)
-        args = bench._inputs(point, torch)
-        ref = refs[w](*[a.double() if a.is_floating_point() else a
-                        for a in args])
-        nbytes = sum(t.numel() * t.element_size() for t in args)
-        sets = [args] + [bench._inputs(point, torch) for _ in range(
-            max(1, min(32, math.ceil((256 << 20) / nbytes))) - 1)]
+        args, ref, sets = bench.experiment_inputs(
+            suites.Point(w, d, m, n), torch, refs)
         tolerance = 2e-4 if d == "f32" else 1e-2
         for tiling in tilings:
             row = {"workload": w, "dtype": d, "m": m, "n": n,

@@ -10,7 +10,7 @@ M = 1 and M = 8, compiles them into OUT and writes OUT/sweep.json. `time`
 checks each tiling against float64 and times it at M = 1, 4, 8, 32 with the
 benchmark's CUDA-graph timing.
 """
-import json, math, os, pathlib, sys
+import json, os, pathlib, sys
 
 POINTS = [(w, "bf16", n) for w in ("softmax", "rmsnorm", "cross_entropy")
           for n in (128256, 262144, 1048576)]
@@ -51,13 +51,8 @@ def time(out, result):
         fn = bench._credit_fn(w)
         for m in ROWS:
             torch.manual_seed(m + n)
-            point = suites.Point(w, d, m, n)
-            args = bench._inputs(point, torch)
-            ref = refs[w](*[a.double() if a.is_floating_point() else a
-                            for a in args])
-            nbytes = sum(t.numel() * t.element_size() for t in args)
-            sets = [args] + [bench._inputs(point, torch) for _ in range(
-                max(1, min(32, math.ceil((256 << 20) / nbytes))) - 1)]
+            args, ref, sets = bench.experiment_inputs(
+                suites.Point(w, d, m, n), torch, refs)
             for tiling in tilings:
                 with credit.ops.force_tiling(tiling):
                     try:

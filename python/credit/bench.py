@@ -275,6 +275,19 @@ def _error(out, ref) -> float:
     return max(errors)
 
 
+def experiment_inputs(point, torch, references):
+    """For experiments that time many tilings at a point: fresh inputs,
+    their float64 reference, and enough input sets (the first is `args`)
+    to exceed L2 (256 MB, at most 32 sets)."""
+    args = _inputs(point, torch)
+    reference = references[point.workload](
+        *[a.double() if a.is_floating_point() else a for a in args])
+    nbytes = sum(t.numel() * t.element_size() for t in args)
+    sets = [args] + [_inputs(point, torch) for _ in range(
+        max(1, min(32, math.ceil((256 << 20) / nbytes))) - 1)]
+    return args, reference, sets
+
+
 def time_graph(torch, fn, arg_sets, reps: int = 20) -> float:
     """Milliseconds per call of `fn` over `arg_sets`, replayed as one CUDA
     graph (median of `reps` replays)."""
