@@ -68,7 +68,8 @@ func.func @softmax(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>, %s: f32) -> (
 }
 
 // Buffers with a row stride known at run time, and column sums: a grid of one cluster
-// per row block, launched even without rows (it writes the zero sums).
+// per row block, launched even without rows (it writes the zero sums). The
+// tiling is given, so there is one kernel for every M (no branch on M).
 // CHECK-LABEL: func.func @rmsnorm_bwd
 // CHECK-SAME: (%[[XB:[^:]*]]: memref<?x8192xbf16, strided<[?, 1]>>,
 // CHECK-SAME: %[[DW:[^:]*]]: memref<16x8192xf32>)
@@ -88,6 +89,7 @@ func.func @rmsnorm_bwd(%x: memref<?x8192xbf16, strided<[?, 1]>>, %dy: memref<?x8
   credit.rowwise "rmsnorm_bwd" ins(%x, %dy : memref<?x8192xbf16, strided<[?, 1]>>, memref<?x8192xbf16>)
       bcast(%w : memref<8192xbf16>) scalars(%rstd : memref<?xf32>)
       outs(%dx : memref<?x8192xbf16>) colsum_outs(%dw : memref<16x8192xf32>)
+      attributes {tiling = #credit.tiling<cluster = 4, threads = 128, vector = 8, elems = 16>}
     reduce [add] (%j: index, %xv: f32, %dyv: f32, %wv: f32, %r: f32) {
       %xhat = arith.mulf %xv, %r : f32
       %dyw = arith.mulf %dyv, %wv : f32

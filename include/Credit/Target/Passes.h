@@ -36,9 +36,9 @@ std::optional<unsigned> getPTXVersionFeature(llvm::StringRef features);
 
 /// Checks the target options of credit-check-target (and credit-to-ptx):
 /// the chip has clusters, the features name a PTX ISA version the backend
-/// knows and the chip accepts (and at least kAsyncExchangePTXVersion), the format is isa or bin, a named toolkit
-/// holds libdevice, and format=bin finds ptxas. Returns what is wrong, or
-/// an empty string.
+/// knows and the chip accepts (and at least kAsyncExchangePTXVersion), the
+/// format is isa or bin, a named toolkit holds libdevice, and format=bin
+/// finds ptxas. Returns what is wrong, or an empty string.
 std::string checkTargetOptions(llvm::StringRef chip, llvm::StringRef features,
                                llvm::StringRef format, llvm::StringRef toolkit);
 

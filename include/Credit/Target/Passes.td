@@ -19,11 +19,11 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     `+ptx78` or later for sm_90, `+ptx80` for sm_90a). The NVPTX backend
     aborts the whole process on a chip whose PTX version is too old; this
     pass reports an error instead. CREDIT's cluster kernels also need PTX
-    ISA 8.1 (`+ptx81`, the default) for st.async. A `toolkit` that is given must hold
-    `nvvm/libdevice/libdevice.10.bc`, which the NVVM target links math
-    functions from. With `format=bin` it also checks that `ptxas` can be
-    found (the `toolkit` option, PATH, then CUDA_ROOT, CUDA_HOME and
-    CUDA_PATH). Options given as text are checked when they are parsed,
+    ISA 8.1 (`+ptx81`, the default) for st.async. A `toolkit` that is
+    given must hold `nvvm/libdevice/libdevice.10.bc`, which the NVVM
+    target links math functions from. With `format=bin` it also checks
+    that `ptxas` can be found (the `toolkit` option, PATH, then CUDA_ROOT,
+    CUDA_HOME and CUDA_PATH). Options given as text are checked when they are parsed,
     so a bad one is reported against the pass pipeline. With `require-ops`
     a module without any `credit.rowwise` op is an error: there is nothing
     to compile.

@@ -126,8 +126,18 @@ static Value createPtx(OpBuilder &b, Location loc, Type result,
   return result ? asmOp.getResult(0) : Value();
 }
 
-/// credit.cluster_reduce: push to peers through DSMEM, synchronize the
-/// cluster with release/acquire, combine the local copies in rank order.
+/// The address of a workgroup memref's first element, as a shared-memory
+/// pointer.
+static Value getSharedBase(OpBuilder &b, Location loc, Value memref) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+      Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
+}
+
+/// credit.cluster_reduce: push to peers through DSMEM (st.async on the
+/// peers' mbarriers, or plain stores and a release/acquire cluster
+/// barrier), combine the local copies in rank order.
 struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -150,11 +160,7 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
 
     // This CTA's entries, seen from a peer of the cluster.
-    Value baseIndex =
-        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, scratch);
-    Value base = LLVM::IntToPtrOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(ctx, 3),
-        Value(arith::IndexCastOp::create(rewriter, loc, i64, baseIndex)));
+    Value base = getSharedBase(rewriter, loc, scratch);
     Value myEntries = arith::AddIOp::create(
         rewriter, loc, offset,
         arith::MulIOp::create(rewriter, loc, rank,
@@ -167,14 +173,8 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     // Asynchronous exchange: this buffer's mbarrier in this CTA.
     Value barrier;
     if (Value barriers = adaptor.getBarriers()) {
-      Value barrierBase = LLVM::IntToPtrOp::create(
-          rewriter, loc, sharedPtr,
-          Value(arith::IndexCastOp::create(
-              rewriter, loc, i64,
-              memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
-                                                             barriers))));
       barrier = LLVM::GEPOp::create(
-          rewriter, loc, sharedPtr, i64, barrierBase,
+          rewriter, loc, sharedPtr, i64, getSharedBase(rewriter, loc, barriers),
           ValueRange{arith::IndexCastOp::create(rewriter, loc, i64,
                                                 adaptor.getBarrierIndex())});
     }
