@@ -765,14 +765,14 @@ LogicalResult ClusterReduceOp::verify() {
         dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
     if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
         !type.hasStaticShape() || !type.getLayout().isIdentity())
-      return emitOpError("barriers must be a statically sized memref in "
+      return emitOpError("mbarriers must be a statically sized memref in "
                          "#gpu.address_space<workgroup> with the identity "
                          "layout");
     if (std::optional<int64_t> index = getConstantIntValue(getBarrierIndex()))
       if (*index < 0 || *index >= type.getNumElements())
-        return emitOpError() << "barrier index " << *index
+        return emitOpError() << "mbarrier index " << *index
                              << " is outside the " << type.getNumElements()
-                             << " barriers";
+                             << " mbarriers";
   }
   return verifyScratch(*this, getScratch(), getOffset(),
                        int64_t(getCluster()) * getValues().size());

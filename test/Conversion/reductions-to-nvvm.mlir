@@ -92,7 +92,7 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
 // CHECK-NEXT: arith.addf
 func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index,
                          %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: index) -> (f32, f32) {
-  %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) barrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
+  %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
   return %r#0, %r#1 : f32, f32
 }
 

@@ -197,8 +197,8 @@ func.func @grid_pointer_space(%a: f32, %p: !llvm.ptr, %q: !llvm.ptr<1>, %i: inde
 // -----
 
 func.func @cluster_barriers_space(%a: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %bars: memref<2xi64>, %o: index) {
-  // expected-error @+1 {{barriers must be a statically sized memref in #gpu.address_space<workgroup> with the identity layout}}
-  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) barrier(%bars[%o] phase %o : memref<2xi64>) {cluster = 2 : i32} : f32
+  // expected-error @+1 {{mbarriers must be a statically sized memref in #gpu.address_space<workgroup> with the identity layout}}
+  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%o] phase %o : memref<2xi64>) {cluster = 2 : i32} : f32
   return
 }
 
@@ -206,7 +206,7 @@ func.func @cluster_barriers_space(%a: f32, %buf: memref<64xf32, #gpu.address_spa
 
 func.func @cluster_barrier_index(%a: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %bars: memref<2xi64, #gpu.address_space<workgroup>>, %o: index) {
   %i = arith.constant 2 : index
-  // expected-error @+1 {{barrier index 2 is outside the 2 barriers}}
-  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) barrier(%bars[%i] phase %o : memref<2xi64, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
+  // expected-error @+1 {{mbarrier index 2 is outside the 2 mbarriers}}
+  %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %o : memref<2xi64, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
   return
 }

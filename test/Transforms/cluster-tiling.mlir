@@ -38,7 +38,7 @@
 // CHECK: credit.block_reduce [add] {{.*}} {group_threads = 256 : i32}
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.cluster.wait
-// CHECK: credit.cluster_reduce [add] {{.*}} barrier(%{{.*}}[%{{.*}}] phase %{{.*}} : memref<2xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32}
+// CHECK: credit.cluster_reduce [add] {{.*}} mbarrier(%{{.*}}[%{{.*}}] phase %{{.*}} : memref<2xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32}
 // CHECK: arith.mulf {{.*}} : vector<4xf32>
 // CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: nvvm.cluster.wait
@@ -341,7 +341,7 @@ func.func @barrier_exchange(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> t
 // CHECK: credit.block_reduce [add] {{.*}} {group_threads = 32 : i32}
 // CHECK: gpu.barrier
 // CHECK-NOT: credit.block_reduce
-// CHECK: credit.cluster_reduce [add] {{.*}} barrier(
+// CHECK: credit.cluster_reduce [add] {{.*}} mbarrier(
 func.func @one_warp_async(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %r = credit.rowwise "sum_scale" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 32, vector = 4, elems = 64>}

@@ -315,7 +315,7 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
 
     How a CTA learns that its entries are there is the exchange protocol:
 
-    - with `barrier(%bars[%i] phase %p)` (asynchronous): the stores are
+    - with `mbarrier(%bars[%i] phase %p)` (asynchronous): the stores are
       `st.async` writes that complete on mbarrier `%bars[%i]` of the
       receiving CTA (initialized with an arrival count of 1); thread 0 sets
       its expected transaction bytes (`cluster * K * 4`) and arrives, and
@@ -334,7 +334,7 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
     ```mlir
     %s = credit.cluster_reduce [add] %a
         scratch(%buf[%off] : memref<32xf32, #gpu.address_space<workgroup>>)
-        barrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>)
+        mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>)
         {cluster = 4} : f32
     ```
   }];
@@ -350,7 +350,7 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
   let assemblyFormat = [{
     custom<CombinerList>($combiners) $values
     `scratch` `(` $scratch `[` $offset `]` `:` type($scratch) `)`
-    (`barrier` `(` $barriers^ `[` $barrierIndex `]` `phase` $phase `:`
+    (`mbarrier` `(` $barriers^ `[` $barrierIndex `]` `phase` $phase `:`
        type($barriers) `)`)?
     attr-dict `:` type($values)
   }];
