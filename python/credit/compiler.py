@@ -203,6 +203,12 @@ class Library:
         self._entries = {request: entry for request, (_, entry) in
                          found.items()}
 
+    def add(self, request: Request, entry: pathlib.Path) -> None:
+        """Records an entry just put in place (the newest for its request),
+        without rescanning the directory: a build of thousands of kernels
+        would otherwise read every entry after each compile."""
+        self._entries[request] = entry
+
     def __contains__(self, request: Request) -> bool:
         return request in self._entries
 
@@ -293,7 +299,7 @@ class Compiler:
             raise CompileError(f"credit-opt's artifacts for {request} are "
                                f"incomplete: {error}") from error
         with self._lock:
-            self.library.refresh()
+            self.library.add(request, target)
         return kernels
 
     def _run(self, request: Request, target: pathlib.Path) -> None:

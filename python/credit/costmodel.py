@@ -189,7 +189,11 @@ def build(out: str, jobs: int) -> int:
 # --------------------------------------------------------------------------
 
 def measure(library: str, out: str, budget_s: float, reps: int,
-            only: str | None = None) -> dict:
+            only: str | None = None, resume: str | None = None) -> dict:
+    """Times every candidate of every point (those whose key contains
+    `only`) until `budget_s` is spent. `resume` names an earlier raw file of
+    the same library: its points are kept and not measured again, so a
+    measurement too long for one call finishes in the next."""
     import torch
     import triton
 
@@ -206,9 +210,16 @@ def measure(library: str, out: str, budget_s: float, reps: int,
                "torch": torch.__version__, "triton": triton.__version__,
                "date": time.strftime("%Y-%m-%d"), "copy_gbs": copy_gbs,
                "seed": SEED, "points": []}
+    done = set()
+    if resume:
+        earlier = json.loads(pathlib.Path(resume).read_text())
+        results["points"] = earlier["points"]
+        results["resumed_from"] = {k: earlier.get(k) for k in
+                                   ("date", "copy_gbs", "device")}
+        done = {_point_key(row) for row in earlier["points"]}
     print(f"copy {copy_gbs:.0f} GB/s", flush=True)
     for index, point in enumerate(points()):
-        if only and only not in point.key:
+        if (only and only not in point.key) or point.key in done:
             continue
         if time.time() - start > budget_s:
             print(f"budget spent before {point.key}", flush=True)
@@ -395,6 +406,12 @@ def _percentile(values: list[float], q: float) -> float:
     return values[low] + (values[high] - values[low]) * (k - low)
 
 
+def _point_key(row: dict) -> str:
+    """A raw row's EvalPoint.key."""
+    return f"{row['workload']}/{row['dtype']}/{row['m']}x{row['n']}/" \
+        f"{row['source']}"
+
+
 def _measured(point: dict) -> dict[str, float]:
     return {c["tiling"]: c["measured_us"] for c in point["candidates"]
             if c.get("measured_us")}
@@ -521,8 +538,7 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     profile_data = json.loads(pathlib.Path(profile_path).read_text())
     rows = raw["points"]
     for row in rows:
-        row["key"] = (f"{row['workload']}/{row['dtype']}/{row['m']}x"
-                      f"{row['n']}/{row['source']}")
+        row["key"] = _point_key(row)
     predictions = predict([(r["workload"], r["dtype"], r["n"], r["m"])
                            for r in rows], profile_path)
     plans = _library_plans(library) if library else {}
@@ -776,6 +792,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=float, default=420)
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--only")
+    p.add_argument("--resume", help="an earlier raw file to complete")
     p = sub.add_parser("profile", help="calibration output to a profile")
     p.add_argument("--calibration", required=True)
     p.add_argument("--out", required=True)
@@ -803,7 +820,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         return build(args.out, args.jobs)
     if args.command == "measure":
-        measure(args.library, args.out, args.budget, args.reps, args.only)
+        measure(args.library, args.out, args.budget, args.reps, args.only,
+                args.resume)
         return 0
     if args.command == "profile":
         raw = json.loads(pathlib.Path(args.calibration).read_text())
