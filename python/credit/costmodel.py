@@ -278,7 +278,8 @@ def measure(library: str, out: str, budget_s: float, reps: int,
 FITTED = ("dram_latency_us", "l2_latency_us", "l1_latency_us", "sm_gbs",
           "ops_per_us_per_sm", "thread_ops_per_us", "access_ops", "overlap",
           "cta_launch_us", "launch_us", "exchange_scale", "block_reduce_us",
-          "block_reduce_per_warp_us", "spill_cost")
+          "block_reduce_per_warp_us", "spill_cost", "grid_exchange_us",
+          "grid_exchange_per_cluster_us")
 
 
 def profile_from_calibration(raw: dict, previous: dict | None) -> dict:

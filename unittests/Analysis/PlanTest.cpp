@@ -145,11 +145,23 @@ TEST_F(PlanTest, OccupancyFromThreadsRegistersAndSharedMemory) {
   EXPECT_EQ(wide->coResidentClusters, 132 * 2);
 
   // 64 threads with 64 elements each: registers decide. Whatever the
-  // estimate, the count follows from it: 65536 / (regs rounded to 8 * 64).
+  // estimate, the count follows from it: the SM holds 65536 / (regs rounded
+  // to 8 * 32) warps, rounded down to a multiple of 4, two warps a CTA.
   std::optional<KernelPlan> deep = buildPlan(op, tiling(1, 64, 4, 64), target);
   ASSERT_TRUE(deep);
   int64_t allocated = (deep->estimatedRegisters + 7) / 8 * 8;
-  EXPECT_EQ(deep->ctasPerSM, std::min<int64_t>(32, 65536 / (allocated * 64)));
+  int64_t warps = 65536 / (allocated * 32) / 4 * 4;
+  EXPECT_EQ(deep->ctasPerSM, std::min<int64_t>(32, warps / 2));
+
+  // 800 threads are 25 warps: two CTAs need the registers of 52 warps, so
+  // at most 65536 / (52 * 32) = 39.4, rounded down to 32 registers a
+  // thread (at 40, the GPU holds only one: 51 warps' worth).
+  std::optional<KernelPlan> odd =
+      buildPlan(op, tiling(1, 800, 4, 4, Staging::Reread), target);
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd->ctasPerSM, 2);
+  EXPECT_EQ(odd->registerBudget, 32);
+  EXPECT_TRUE(odd->enforceRegisterBudget);
 }
 
 TEST_F(PlanTest, SharedStagingAndRereads) {
@@ -350,6 +362,12 @@ TEST_F(PlanTest, RowsSplitOverClusters) {
   EXPECT_EQ(plan->dsmemBytesPerRow, 2 * 4 * 2 * 2 * 4);
   EXPECT_EQ(plan->grid, GridPolicy::OneWave);
   EXPECT_EQ(plan->coResidentGroups, plan->coResidentClusters / 4);
+  // The groups wait for each other, so the kernel is held to the register
+  // budget its residency assumes, registers staging too (a kernel of one
+  // cluster per row is not).
+  EXPECT_TRUE(plan->enforceRegisterBudget);
+  EXPECT_FALSE(buildPlan(op, tiling(2, 128, 4, 16), target)
+                   ->enforceRegisterBudget);
   // One-CTA clusters split a row too (without distributed shared memory),
   // and a wave never holds more groups than are resident.
   std::optional<KernelPlan> single =

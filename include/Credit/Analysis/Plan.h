@@ -142,13 +142,17 @@ struct KernelPlan {
   /// 1 when a region computes with the column index per element (held as
   /// 64-bit values).
   int64_t indexValues = 0;
+  /// Exponentials a stage's `addexp` entries take per element: a sweep's
+  /// are computed after its maximum, live beside its values.
+  int64_t exponentials = 0;
   int64_t estimatedRegisters = 0;
   /// The most registers a thread may use for `ctasPerSM` CTAs to fit on an
   /// SM. Sweep tilings are built to it (.maxnreg): their estimate is rough
   /// and ptxas packs their few live values into 32 registers as often as
   /// not, so the budget makes their occupancy what the plan says. Registers
   /// staging is not capped (measured: capping costs 4% there); its estimate
-  /// stands.
+  /// stands, except with rows split over clusters, whose residency must
+  /// hold (the clusters of a row wait for each other).
   int64_t registerBudget = 0;
   bool enforceRegisterBudget = false;
   /// The estimate exceeds the budget (beyond the margin of sweeps), so ptxas

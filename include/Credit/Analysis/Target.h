@@ -39,6 +39,11 @@ struct TargetInfo {
   int64_t maxRegistersPerThread = 255;
   /// Registers are given to warps in blocks of this many per thread.
   int64_t registerGranularity = 8;
+  /// The register file is split between the SM's warp schedulers, so the
+  /// warps it holds by registers are counted in groups of this many: a CTA
+  /// of 25 warps needs the registers of 28 (at 80 registers a thread, not
+  /// one fits).
+  int64_t warpAllocationGranularity = 4;
   /// Shared memory an SM has for CTAs, and what one CTA may have.
   int64_t sharedMemoryPerSM = 228 * 1024;
   int64_t maxSharedMemoryPerCta = 227 * 1024;

@@ -209,6 +209,7 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("ops_per_element", f64(plan.opsPerElement)),
       entry("staged_values", i64(plan.stagedValues)),
       entry("carried_values", i64(plan.carriedValues)),
+      entry("exponentials", i64(plan.exponentials)),
       entry("estimated_registers", i64(plan.estimatedRegisters)),
       entry("register_budget", i64(plan.registerBudget)),
       entry("ctas_per_sm", i64(plan.ctasPerSM)),
