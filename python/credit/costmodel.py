@@ -533,7 +533,10 @@ def score(rows: list[dict], choose) -> dict:
 
 
 def evaluate(raw_path: str, out: str | None, report: str | None,
-             profile: str | None, library: str | None) -> dict:
+             profile: str | None, library: str | None,
+             compare: str | None = None) -> dict:
+    """Scores the model with `profile` (and, as another chooser, with the
+    profile `compare`: an earlier fit, say) on the raw measurements."""
     raw = json.loads(pathlib.Path(raw_path).read_text())
     profile_path = profile or str(ROOT / "targets" / "h200.json")
     profile_data = json.loads(pathlib.Path(profile_path).read_text())
@@ -543,6 +546,8 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     predictions = predict([(r["workload"], r["dtype"], r["n"], r["m"])
                            for r in rows], profile_path)
     plans = _library_plans(library) if library else {}
+    other = predict([(r["workload"], r["dtype"], r["n"], r["m"])
+                     for r in rows], compare) if compare else None
     out_points = []
     for row, prediction in zip(rows, predictions):
         predicted = prediction["candidates"]
@@ -551,6 +556,11 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
                      key=predicted.get, default=None)
         row["chosen"] = chosen
         row["predicted"] = predicted
+        if other:
+            theirs = other[len(out_points)]["candidates"]
+            row["chosen_by_compare"] = min(
+                (t for t in theirs if t in measured), key=theirs.get,
+                default=None)
         out_points.append({
             "workload": row["workload"], "dtype": row["dtype"],
             "m": row["m"], "n": row["n"], "source": row["source"],
@@ -582,6 +592,9 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     for name, group in groups.items():
         summary[name] = {"model": score(group, model),
                          "quack_table": score(group, quack)}
+        if other:
+            summary[name]["model_" + pathlib.Path(compare).stem] = score(
+                group, lambda row, measured: row["chosen_by_compare"])
         if plans:
             summary[name]["paper_formula"] = score(group, paper)
         correlations = []
@@ -807,6 +820,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--report")
     p.add_argument("--profile")
     p.add_argument("--library")
+    p.add_argument("--compare", help="another profile, scored beside")
     args = parser.parse_args(argv)
     if args.command == "points":
         pts = points()
@@ -834,7 +848,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fit":
         fit(args.raw, args.profile, args.iterations)
         return 0
-    evaluate(args.raw, args.out, args.report, args.profile, args.library)
+    evaluate(args.raw, args.out, args.report, args.profile, args.library,
+             args.compare)
     return 0
 
 
