@@ -152,6 +152,55 @@ def predict(items: list[tuple[str, str, int, int | None]],
     return results
 
 
+_VARIANT = re.compile(r"#credit\.variant<tiling = (#credit\.tiling<[^>]*>), "
+                      r"min_rows = (\d+), max_rows = (\d+)>")
+
+
+def variants(ops: list[tuple[str, str, int]], profile: str | None = None,
+             credit_opt: str | None = None,
+             chip: str = "sm_90") -> list[list[tuple[str, int, int]]]:
+    """The kernels a compiled request holds for (workload, dtype, n) with a
+    dynamic M, as credit-choose-tiling keeps them: for each op, (tiling,
+    min_rows, max_rows) ranges (max_rows 0: no bound). The runtime launches
+    the one whose range holds the call's M."""
+    credit_opt = credit_opt or find_credit_opt()
+    if credit_opt is None:
+        raise RuntimeError("credit-opt not found; build it or set CREDIT_OPT")
+    text = "\n".join(_render(w, d, n, None, f"p{i}")
+                     for i, (w, d, n) in enumerate(ops))
+    options = [f"chip={chip}"] + ([f"profile={profile}"] if profile else [])
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:
+        source.write(text)
+        source.flush()
+        proc = subprocess.run(
+            [credit_opt, source.name, "--credit-online-softmax",
+             f"--credit-choose-tiling={' '.join(options)}"],
+            capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"credit-choose-tiling failed:\n{proc.stderr}")
+    results = []
+    for line in proc.stdout.splitlines():
+        if "credit.rowwise" not in line:
+            continue
+        found = [(t, int(low), int(high))
+                 for t, low, high in _VARIANT.findall(line)]
+        if not found:  # One tiling for every M.
+            match = re.search(r"tiling = (#credit\.tiling<[^>]*>)", line)
+            found = [(match.group(1), 1, 0)]
+        results.append(found)
+    if len(results) != len(ops):
+        raise RuntimeError(f"expected {len(ops)} ops, found {len(results)}")
+    return results
+
+
+def variant_for(ranges: list[tuple[str, int, int]], m: int) -> str:
+    """The tiling of `ranges` (from variants()) launched for M = m."""
+    for tiling, low, high in ranges:
+        if low <= m and (high == 0 or m <= high):
+            return tiling
+    raise ValueError(f"no variant covers M = {m}")
+
+
 def cluster_of(tiling: str) -> int:
     return int(re.search(r"cluster = (\d+)", tiling).group(1))
 
@@ -548,6 +597,10 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     plans = _library_plans(library) if library else {}
     other = predict([(r["workload"], r["dtype"], r["n"], r["m"])
                      for r in rows], compare) if compare else None
+    # What the runtime launches: a request compiled for a dynamic M holds
+    # up to three of the model's tilings, each for a range of M.
+    ranges = variants([(r["workload"], r["dtype"], r["n"]) for r in rows],
+                      profile_path)
     out_points = []
     for row, prediction in zip(rows, predictions):
         predicted = prediction["candidates"]
@@ -556,6 +609,7 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
                      key=predicted.get, default=None)
         row["chosen"] = chosen
         row["predicted"] = predicted
+        row["launched"] = variant_for(ranges[len(out_points)], row["m"])
         if other:
             theirs = other[len(out_points)]["candidates"]
             row["chosen_by_compare"] = min(
@@ -570,7 +624,7 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
                  "measured_us": c.get("measured_us"),
                  "predicted_us": predicted.get(c["tiling"])}
                 for c in row["candidates"]],
-            "chosen": chosen})
+            "chosen": chosen, "launched": row["launched"]})
 
     def model(row, measured):
         return row["chosen"]
@@ -591,6 +645,8 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     summary = {}
     for name, group in groups.items():
         summary[name] = {"model": score(group, model),
+                         "model_dynamic_m": score(
+                             group, lambda row, measured: row["launched"]),
                          "quack_table": score(group, quack)}
         if other:
             summary[name]["model_" + pathlib.Path(compare).stem] = score(

@@ -164,3 +164,36 @@ def test_calibration_microbenchmarks_compile(tmp_path):
          str(tmp_path / "calibrate"), str(source)],
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_variant_for_picks_the_range_of_m():
+    ranges = [("a", 1, 5), ("b", 6, 23), ("a", 24, 0)]
+    assert costmodel.variant_for(ranges, 1) == "a"
+    assert costmodel.variant_for(ranges, 23) == "b"
+    assert costmodel.variant_for(ranges, 1 << 30) == "a"
+    with pytest.raises(ValueError):
+        costmodel.variant_for([("a", 2, 5)], 1)
+
+
+@pytest.mark.skipif(find_credit_opt() is None, reason="credit-opt not built")
+def test_variants_cover_every_row_count():
+    """What a request compiled for a dynamic M holds: tilings for
+    contiguous ranges from M = 1 up, the last without a bound, each among
+    the model's candidates."""
+    ops = [("layernorm_bwd", "f32", 32768), ("softmax", "bf16", 4096),
+           ("cross_entropy", "bf16", 262144)]
+    results = costmodel.variants(ops)
+    candidates = costmodel.predict([op + (None,) for op in ops])
+    for ranges, predicted in zip(results, candidates):
+        assert ranges[0][1] == 1 and ranges[-1][2] == 0
+        for (_, _, high), (_, low, _) in zip(ranges, ranges[1:]):
+            assert low == high + 1
+        assert len({t for t, _, _ in ranges}) <= 3
+        assert all(t in predicted["candidates"] for t, _, _ in ranges)
+
+
+def test_point_key_of_a_raw_row_is_the_point_key():
+    point = costmodel.points()[0]
+    row = {"workload": point.workload, "dtype": point.dtype, "m": point.m,
+           "n": point.n, "source": point.source}
+    assert costmodel._point_key(row) == point.key
