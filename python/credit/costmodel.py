@@ -116,31 +116,40 @@ def _render(workload: str, dtype: str, n: int, m: int | None,
     return text.replace(f"func.func @{workload}(", f"func.func @{name}(", 1)
 
 
+def _run_pass(text: str, name: str, options: list[str],
+              profile: str | None, credit_opt: str | None,
+              chip: str) -> str:
+    """credit-opt's output for `text` after credit-online-softmax and the
+    pass `name` with `options` (and the chip and profile)."""
+    credit_opt = credit_opt or find_credit_opt()
+    if credit_opt is None:
+        raise RuntimeError("credit-opt not found; build it or set CREDIT_OPT")
+    options = [f"chip={chip}"] + options + (
+        [f"profile={profile}"] if profile else [])
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:
+        source.write(text)
+        source.flush()
+        proc = subprocess.run(
+            [credit_opt, source.name, "--credit-online-softmax",
+             f"--{name}={' '.join(options)}"],
+            capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{name} failed:\n{proc.stderr}")
+    return proc.stdout
+
+
 def predict(items: list[tuple[str, str, int, int | None]],
             profile: str | None = None, credit_opt: str | None = None,
             chip: str = "sm_90") -> list[dict]:
     """The model's predictions for (workload, dtype, n, m) items (m None:
     the pass's default): for each, {"rows", "profitable", "candidates":
     {tiling text: predicted us}} in the model's order (fastest first)."""
-    credit_opt = credit_opt or find_credit_opt()
-    if credit_opt is None:
-        raise RuntimeError("credit-opt not found; build it or set CREDIT_OPT")
     text = "\n".join(_render(w, d, n, m, f"p{i}")
                      for i, (w, d, n, m) in enumerate(items))
-    options = [f"chip={chip}", "remarks=false"]
-    if profile:
-        options.append(f"profile={profile}")
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:
-        source.write(text)
-        source.flush()
-        proc = subprocess.run(
-            [credit_opt, source.name, "--credit-online-softmax",
-             f"--credit-cost-model={' '.join(options)}"],
-            capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"credit-cost-model failed:\n{proc.stderr}")
+    output = _run_pass(text, "credit-cost-model", ["remarks=false"], profile,
+                       credit_opt, chip)
     results = []
-    for match in _COST.finditer(proc.stdout):
+    for match in _COST.finditer(output):
         results.append({
             "rows": int(match.group(1)),
             "profitable": match.group(2) == "true",
@@ -163,23 +172,12 @@ def variants(ops: list[tuple[str, str, int]], profile: str | None = None,
     dynamic M, as credit-choose-tiling keeps them: for each op, (tiling,
     min_rows, max_rows) ranges (max_rows 0: no bound). The runtime launches
     the one whose range holds the call's M."""
-    credit_opt = credit_opt or find_credit_opt()
-    if credit_opt is None:
-        raise RuntimeError("credit-opt not found; build it or set CREDIT_OPT")
     text = "\n".join(_render(w, d, n, None, f"p{i}")
                      for i, (w, d, n) in enumerate(ops))
-    options = [f"chip={chip}"] + ([f"profile={profile}"] if profile else [])
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:
-        source.write(text)
-        source.flush()
-        proc = subprocess.run(
-            [credit_opt, source.name, "--credit-online-softmax",
-             f"--credit-choose-tiling={' '.join(options)}"],
-            capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"credit-choose-tiling failed:\n{proc.stderr}")
+    output = _run_pass(text, "credit-choose-tiling", [], profile, credit_opt,
+                       chip)
     results = []
-    for line in proc.stdout.splitlines():
+    for line in output.splitlines():
         if "credit.rowwise" not in line:
             continue
         found = [(t, int(low), int(high))
@@ -817,24 +815,15 @@ def choices(paths: list[str], rows: tuple[int, ...] = (1, 64, 4096, 65536),
     """For each MLIR file: the model's choice and predicted time at each
     row count, and the runner-up at the largest (credit-opt's
     credit-cost-model on the file with M set)."""
-    credit_opt = find_credit_opt()
     lines = [f"{'example':<28} {'M':>6}  {'choice (predicted us)':<66} "
              "runner-up"]
     for path in paths:
         text = pathlib.Path(path).read_text()
         for m in rows:
-            with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
-                f.write(text.replace("tensor<?x", f"tensor<{m}x"))
-                f.flush()
-                options = "remarks=false" + (f" profile={profile}"
-                                             if profile else "")
-                proc = subprocess.run(
-                    [credit_opt, f.name, "--credit-online-softmax",
-                     f"--credit-cost-model={options}"],
-                    capture_output=True, text=True)
-            if proc.returncode != 0:
-                raise RuntimeError(proc.stderr)
-            match = _COST.search(proc.stdout)
+            output = _run_pass(text.replace("tensor<?x", f"tensor<{m}x"),
+                               "credit-cost-model", ["remarks=false"],
+                               profile, None, "sm_90")
+            match = _COST.search(output)
             ranked = _CANDIDATE.findall(match.group(3))
             short = [re.sub(r"#credit\.tiling<|>|vector = \d+, ", "", t)
                      for t, _ in ranked]
