@@ -600,16 +600,16 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     ranges = variants([(r["workload"], r["dtype"], r["n"]) for r in rows],
                       profile_path)
     out_points = []
-    for row, prediction in zip(rows, predictions):
+    for index, (row, prediction) in enumerate(zip(rows, predictions)):
         predicted = prediction["candidates"]
         measured = _measured(row)
         chosen = min((t for t in predicted if t in measured),
                      key=predicted.get, default=None)
         row["chosen"] = chosen
         row["predicted"] = predicted
-        row["launched"] = variant_for(ranges[len(out_points)], row["m"])
+        row["launched"] = variant_for(ranges[index], row["m"])
         if other:
-            theirs = other[len(out_points)]["candidates"]
+            theirs = other[index]["candidates"]
             row["chosen_by_compare"] = min(
                 (t for t in theirs if t in measured), key=theirs.get,
                 default=None)
