@@ -13,5 +13,6 @@ fi
 cmake --build "$ROOT/build-static" --target credit-opt
 rm -rf "$ROOT/dist" && mkdir -p "$ROOT/dist"
 python3 -m pip wheel -q --no-deps -w "$ROOT/dist" "$ROOT/python" \
+  -Ccmake.define.CREDIT_WHEEL_COMPILER=ON \
   -Ccmake.define.CREDIT_OPT_BINARY="$ROOT/build-static/bin/credit-opt"
 ls "$ROOT"/dist/credit-*.whl

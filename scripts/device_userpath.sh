@@ -2,13 +2,16 @@
 # Runs on the GPU machine, from the repository root: the user's path with
 # the wheel alone. Build and carry beforehand (scripts/build_userpath.sh
 # does all of it here):
-#   dist/credit-*.whl   the wheel (credit-opt inside, linked statically)
+#   dist/credit-*.whl   the wheel (credit-opt inside, linked statically;
+#                       or beside it as dist/credit-opt.xz, which goes
+#                       where the wheel would have it)
 #   artifacts/raised    the kernels of test/Transforms/raise-linalg.mlir
 #   .whl/               Liger-Kernel's wheel (optional, for the benchmark)
 # The wheel goes into a fresh directory; no MLIR, no prebuilt library, an
 # empty cache: every kernel is compiled on first use by the wheel's
 # credit-opt. PART chooses what runs:
 #   suite  the GPU correctness suite ($TESTS, default test_correctness.py)
+#   sanitize  compute-sanitizer over the C++ call path's tests
 #   host   the host-cost benchmark alone
 #   linear-ce  the fused linear cross-entropy benchmark alone
 #   user   the user-path tests (fast path, CUDA graphs, autograd and
@@ -25,9 +28,17 @@ wheels=("$ROOT"/dist/credit-*.whl)
 [[ -d $ROOT/.whl ]] && wheels+=("$ROOT"/.whl/*.whl)
 python3 -m pip install -q --no-index --no-deps --no-compile --target "$SITE" \
   "${wheels[@]}" || exit 1
+if [[ -f $ROOT/dist/credit-opt.xz ]]; then
+  mkdir -p "$SITE/credit/bin"
+  xz -dc "$ROOT/dist/credit-opt.xz" >"$SITE/credit/bin/credit-opt"
+  chmod +x "$SITE/credit/bin/credit-opt"
+fi
 unset CREDIT_OPT CREDIT_ARTIFACTS
 export PYTHONPATH=$SITE CREDIT_CACHE_DIR=/tmp/credit-wheel-cache
 export PYTHONUNBUFFERED=1 CREDIT_REQUIRE_FASTLAUNCH=1
+# The C++ call path (credit.native): built once here, timed, then required.
+export CREDIT_NATIVE=${CREDIT_NATIVE:-sync} CREDIT_REQUIRE_NATIVE=1
+[[ $CREDIT_NATIVE == 0 ]] && CREDIT_REQUIRE_NATIVE=0
 export CREDIT_RAISED_ARTIFACTS=$ROOT/artifacts/raised
 
 # The tests run outside the source tree, so that `credit` is the wheel's.
@@ -41,6 +52,9 @@ print("credit-opt", opt, "| fast launcher:", credit.fastpath._fastlaunch is not 
 print(subprocess.run(["ldd", opt], capture_output=True, text=True).stdout)
 PY
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+if [[ $CREDIT_NATIVE != 0 ]]; then
+  python3 -m credit.build --native 2>&1 | tail -3
+fi
 
 status=0
 if [[ ${PART:-user} == linear-ce ]]; then
@@ -49,6 +63,17 @@ if [[ ${PART:-user} == linear-ce ]]; then
 elif [[ ${PART:-user} == host ]]; then
   timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
     2>&1 | tail -45 || status=1
+elif [[ ${PART:-user} == sanitize ]]; then
+  # The C++ call path's launches and autograd nodes under compute-sanitizer.
+  for tool in memcheck racecheck synccheck; do
+    timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+      --report-api-errors no python3 -m pytest -q -p no:cacheprovider \
+      tests/gpu/test_userpath.py -k "native" -x \
+      >"$LOGS/native-$tool.log" 2>&1 || status=1
+    echo "compute-sanitizer $tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' \
+      "$LOGS/native-$tool.log" | tail -1) | $(grep -E 'passed|failed' \
+      "$LOGS/native-$tool.log" | tail -1)"
+  done
 elif [[ ${PART:-user} == suite ]]; then
   timeout "${SUITE_TIMEOUT:-500}" python3 -m pytest -q -p no:cacheprovider \
     ${TESTS:-tests/gpu/test_correctness.py} -rf --tb=line \

@@ -25,6 +25,8 @@
 #include <dlfcn.h>
 #include <stdint.h>
 
+#include "_grid_rule.h"
+
 /* The kernel ABI has a handful of operands; a generous fixed bound keeps
  * the launch free of allocation. */
 #define MAX_ARGS 64
@@ -38,9 +40,6 @@ typedef CUresult (*ErrorNameFn)(CUresult, const char **);
 
 static LaunchFn launchKernel;
 static ErrorNameFn getErrorName;
-
-/* The grid rules of manifest.py's GRID_POLICIES, in order. */
-enum { ROW_GROUP_PER_CLUSTER = 0, ONE_WAVE = 1, ROW_BLOCKS = 2 };
 
 static int loadDriver(void) {
   if (launchKernel)
@@ -61,46 +60,18 @@ static int loadDriver(void) {
   return 0;
 }
 
-static long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
-
-/* The manifest's grid rule: the rows each cluster takes and the clusters
- * to launch for `m` rows. Sets a Python error and returns -1 when the
- * rule cannot apply. */
+/* Applies the grid rule; sets a Python error and returns -1 when it
+ * cannot apply. */
 static int gridRule(long long policy, long long m, long long group,
                     long long active, long long blocks, long long *rows,
                     long long *clusters) {
-  if (m < 0 || group < 1) {
-    PyErr_SetString(PyExc_ValueError, "negative rows or no rows per CTA");
+  const char *why =
+      creditGridRule(policy, m, group, active, blocks, rows, clusters);
+  if (why) {
+    PyErr_SetString(PyExc_ValueError, why);
     return -1;
   }
-  switch (policy) {
-  case ROW_GROUP_PER_CLUSTER:
-    *rows = group;
-    *clusters = ceilDiv(m, group);
-    return 0;
-  case ONE_WAVE: {
-    long long share = ceilDiv(m, active > 0 ? active : 1);
-    *rows = ceilDiv(share, group) * group;
-    if (*rows < group)
-      *rows = group;
-    *clusters = ceilDiv(m, *rows);
-    return 0;
-  }
-  case ROW_BLOCKS:
-    /* Without rows too: the kernel writes the zero sums of its blocks. */
-    if (blocks < 1) {
-      PyErr_SetString(PyExc_ValueError, "column sums need row blocks");
-      return -1;
-    }
-    *rows = ceilDiv(m, blocks);
-    if (*rows < 1)
-      *rows = 1;
-    *clusters = blocks;
-    return 0;
-  default:
-    PyErr_SetString(PyExc_ValueError, "unknown grid policy");
-    return -1;
-  }
+  return 0;
 }
 
 /* grid(policy, m, rows_per_cta, active, blocks) -> (rows_per_cluster,

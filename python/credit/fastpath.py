@@ -19,6 +19,7 @@ import threading
 
 import torch
 
+from . import native as _native
 from .compiler import Request
 from .manifest import GRID_POLICIES
 
@@ -68,12 +69,13 @@ class _Kernel:
 class Plan:
     """Everything a launch of one request on one device needs."""
 
-    __slots__ = ("kernels", "blocks", "alignment", "multiple", "outputs",
-                 "scalar_outputs", "column_sums", "scalar_dtypes", "device",
-                 "python", "scratch", "retired")
+    __slots__ = ("name", "kernels", "blocks", "alignment", "multiple",
+                 "outputs", "scalar_outputs", "column_sums", "scalar_dtypes",
+                 "device", "python", "scratch", "retired", "native", "single")
 
     def __init__(self, loaded_set, request: Request, device: int):
         manifest = loaded_set.manifest
+        self.name = request.workload
         self.kernels = sorted(
             (_Kernel(loaded, low, high, request.blocks)
              for loaded in loaded_set.loaded
@@ -91,12 +93,39 @@ class Plan:
         self.device = device
         # $CREDIT_WAVES (an experiment knob) and a missing extension launch
         # through the Python launcher.
-        self.python = _fastlaunch is None or "CREDIT_WAVES" in os.environ
+        self.python = native_disabled()
         # Per-row outputs a caller discards (a norm's statistics) go to a
         # buffer kept here. Outgrown buffers stay alive: a captured CUDA
         # graph may still write into them.
         self.scratch: dict[int, torch.Tensor] = {}
         self.retired: list[torch.Tensor] = []
+        #: The plan in the C++ call path (native.py): None until that is
+        #: loaded, False where the Python launcher is wanted.
+        self.native = False if self.python else None
+        #: One row output and nothing else (run_one, for one row input).
+        self.single = (len(self.outputs) == 1 and not self.scalar_outputs
+                       and not self.column_sums)
+
+    def attach_native(self):
+        """The C++ plan, made once the module is loaded; None before."""
+        module = _native.module()
+        if module is None:
+            return None
+        self.native = module.Plan(
+            self.name,
+            [(k.function, k.block, k.cluster, k.shared, k.policy, k.group,
+              k.active, k.low, k.high, k.split, k.params, k.loaded)
+             for k in self.kernels],
+            self.blocks, self.alignment, list(self.outputs),
+            self.scalar_outputs, self.column_sums, list(self.scalar_dtypes),
+            self.device)
+        return self.native
+
+    def native_plan(self):
+        """The C++ plan, or None (not loaded yet, or not wanted)."""
+        if self.native is None:
+            self.attach_native()
+        return self.native or None
 
     def scratch_for(self, index: int, m: int, like) -> torch.Tensor:
         tensor = self.scratch.get(index)
@@ -149,6 +178,20 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
     are in `discard` are written to the plan's scratch and come back as
     None; `per_row_out` gives all per-row outputs instead (f32 tensors of M
     elements each, contiguous: rows of one buffer a collective sends)."""
+    native = plan.native
+    if native is None:
+        native = plan.attach_native()
+    if native and rows_out is None and per_row_out is None:
+        # The C++ path checks and launches; a plain tensor first.
+        for tensor in inputs:
+            if tensor.__class__ is not _Tensor:
+                return None
+        if plan.single and len(inputs) == 1 and not broadcasts and \
+                not scalars:
+            output = _native.MODULE.run_one(native, inputs[0], poison)
+            return None if output is None else [output]
+        return _native.MODULE.run(native, inputs, broadcasts, scalars,
+                                  _mask(discard), poison)
     # Checks and arguments in one pass: every tensor is a plain tensor on
     # the plan's device, contiguous, aligned, of the shape and dtype the
     # kernel takes.
@@ -229,6 +272,24 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
         outputs.append(tensor)
     _launch(plan, args, m)
     return outputs
+
+
+def native_disabled() -> bool:
+    """Whether plans launch through the Python launcher (no C++ path)."""
+    return _fastlaunch is None or "CREDIT_WAVES" in os.environ
+
+
+_MASKS = {(): 0, (0,): 1, (0, 1): 3}
+
+
+def _mask(discard) -> int:
+    """`discard`'s indices as the C++ path's bit mask."""
+    mask = _MASKS.get(discard)
+    if mask is None:
+        mask = 0
+        for index in discard:
+            mask |= 1 << index
+    return mask
 
 
 def _launch(plan: Plan, args: list, m: int) -> None:

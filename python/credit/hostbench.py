@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 import credit
-from credit import fastpath
+from credit import fastpath, native
 
 DECODE = [(1, 32000), (4, 128256), (8, 151936)]
 TRAINING = [(4096, 4096), (16384, 8192)]
@@ -140,6 +140,13 @@ def _compare_us(fns, args, iters: int, repeats: int) -> list[float]:
 
 def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 11,
         compile_peer: bool = False, grad: bool = True) -> dict:
+    if native.mode() != "off" and native.MODULE is None:
+        # What the user gets once the C++ path is built, not the Python
+        # path it replaces while it builds.
+        try:
+            native.build()
+        except (RuntimeError, ImportError, OSError) as error:
+            print(f"the C++ call path is not available: {error}")
     points = []
     for op, shapes, make, ours, theirs in _cases(dtype):
         for m, n in shapes:
@@ -185,6 +192,7 @@ def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 11,
         "device": torch.cuda.get_device_name(),
         "torch": torch.__version__,
         "fastlaunch": fastpath._fastlaunch is not None,
+        "native": native.MODULE is not None,
         "iters": iters, "repeats": repeats,
         "points": points,
     }
@@ -233,6 +241,9 @@ def breakdown(m: int = 8, n: int = 151936) -> dict:
         "current stream": lambda: fastpath._current_stream(plan.device),
         "torch.softmax (eager)": lambda: torch.softmax(x, -1),
     }
+    if plan.native:
+        parts["native run_one"] = lambda: native.MODULE.run_one(
+            plan.native, x, False)
     if fastpath._fastlaunch is not None:
         parts["_fastlaunch.launch"] = lambda: fastpath._fastlaunch.launch(
             kernel.function, kernel.block, kernel.cluster, kernel.shared,

@@ -14,7 +14,7 @@ import threading
 
 import torch
 
-from . import fastpath, validation
+from . import fastpath, native, validation
 from .compiler import CompileError, Compiler, Library, Request
 from .launcher import DeviceError, LoadedKernelSet, require_hopper
 from .manifest import ManifestError
@@ -610,8 +610,44 @@ torch.library.register_autograd("credit::cross_entropy",
                                 setup_context=_cross_entropy_setup)
 
 
+# With the C++ call path (native.py) a forward with autograd records a C++
+# node whose backward launches the backward workload's plan: the backward
+# plan of each forward below (cross_entropy's gradient is scaled by
+# row_scale), with the eps the backward takes.
+_BACKWARDS = {"softmax": ("softmax_logits_bwd", False),
+              "rmsnorm": ("rmsnorm_bwd", False),
+              "layernorm": ("layernorm_bwd", True),
+              "cross_entropy": ("row_scale", False)}
+_grad_plans: dict[tuple, tuple] = {}
+
+
+def _native_grad(name: str, first: torch.Tensor, eps=None):
+    """The C++ module and the native (forward, backward) plans of a call
+    of `name` with autograd, made (and the backward compiled) on the first
+    such call; None where the C++ path does not run: not loaded yet, a
+    forced tiling (it names one workload's tiling), a tensor the plans do
+    not take."""
+    key = _call_key(name, first, eps, 64)
+    plans = _grad_plans.get(key)
+    if plans is not None:
+        return plans
+    if first.__class__ is not torch.Tensor or not first.is_cuda or \
+            not first.dim() or key[5][1] is not None or \
+            fastpath.native_disabled():
+        return None
+    backward, with_eps = _BACKWARDS[name]
+    forward_plan = _plan(name, first, eps, 64)
+    backward_plan = _plan(backward, first, eps if with_eps else None, 64)
+    pair = (forward_plan.native_plan(), backward_plan.native_plan())
+    if None in pair:
+        return None
+    _grad_plans[key] = pair
+    return pair
+
+
 # The same forwards, context and backwards as autograd.Functions: the
-# eager path with autograd, without the custom op's dispatch.
+# eager path with autograd where the C++ path does not run, without the
+# custom op's dispatch.
 def _function(name: str, impl, setup, backward):
     return type(name, (torch.autograd.Function,), {
         "forward": staticmethod(impl), "setup_context": staticmethod(setup),
@@ -639,7 +675,10 @@ def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
         validation.check_last_dim(dim, x.dim(), "softmax")
     if not _is_compiling():
         if _grad_enabled() and x.requires_grad:
-            return _SoftmaxFunction.apply(x)
+            plans = _native_grad("softmax", x)
+            y = None if plans is None else native.MODULE.softmax(
+                *plans, x, poison_outputs)
+            return y if y is not None else _SoftmaxFunction.apply(x)
         outputs = _fast("softmax", (x,), (), ())
         if outputs is not None:
             return outputs[0]
@@ -685,7 +724,12 @@ def layer_norm(x: torch.Tensor, normalized_shape, weight=None, bias=None,
     eps = float(eps)
     if not _is_compiling():
         if _records_grad(x, weight, bias):
-            return _LayerNormFunction.apply(x, weight, bias, eps)[0]
+            plans = _native_grad("layernorm", x, eps)
+            y = None if plans is None else \
+                native.MODULE.layer_norm(*plans, x, weight, bias,
+                                          poison_outputs)
+            return y if y is not None else \
+                _LayerNormFunction.apply(x, weight, bias, eps)[0]
         outputs = _fast("layernorm", (x,), (weight, bias), (), eps,
                         discard=(0, 1))
         if outputs is not None:
@@ -718,7 +762,11 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor,
     eps = float(eps)
     if not _is_compiling():
         if _records_grad(x, weight):
-            return _RMSNormFunction.apply(x, weight, eps)[0]
+            plans = _native_grad("rmsnorm", x, eps)
+            y = None if plans is None else \
+                native.MODULE.rms_norm(*plans, x, weight, poison_outputs)
+            return y if y is not None else \
+                _RMSNormFunction.apply(x, weight, eps)[0]
         outputs = _fast("rmsnorm", (x,), (weight,), (), eps, discard=(0,))
         if outputs is not None:
             return outputs[0]
@@ -755,7 +803,12 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor,
     loss = None
     if not _is_compiling():
         if _records_grad(logits):
-            loss = _CrossEntropyFunction.apply(logits, target)[0]
+            plans = _native_grad("cross_entropy", logits)
+            if plans is not None:
+                loss = native.MODULE.cross_entropy(*plans, logits, target,
+                                                   poison_outputs)
+            if loss is None:
+                loss = _CrossEntropyFunction.apply(logits, target)[0]
         else:
             outputs = _fast("cross_entropy", (logits,), (), (target,))
             if outputs is not None:

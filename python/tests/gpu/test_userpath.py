@@ -111,6 +111,111 @@ def test_autograd_and_compile_keep_working():
     assert rel(compiled(a), torch.softmax(a.double(), -1) * 2) < 1e-5
 
 
+def _native_module():
+    from credit import native
+    if native.mode() == "off":
+        pytest.skip("CREDIT_NATIVE=0")
+    module = native.module()  # CREDIT_NATIVE=sync builds it here
+    if module is None:
+        if os.environ.get("CREDIT_REQUIRE_NATIVE") == "1":
+            pytest.fail(f"no C++ call path: {native.failure}")
+        pytest.skip("the C++ call path is not loaded (CREDIT_NATIVE=sync "
+                    "builds it on first use)")
+    return module
+
+
+def _node(grad_fn) -> str:
+    """The name of an autograd node: C++ nodes have name(), Python
+    autograd.Functions' nodes their class."""
+    try:
+        return grad_fn.name()
+    except RuntimeError:
+        return type(grad_fn).__name__
+
+
+def _grads_match(ours, theirs, make, tolerance):
+    """Runs `ours` and `theirs` (float64) on the tensors `make()` gives
+    (fresh, laid out as they will be called) with a random upstream
+    gradient; their outputs and every input's gradient must agree.
+    Returns our output's grad_fn."""
+    mine = [t.requires_grad_() if t.is_floating_point() else t
+            for t in make()]
+    ref = [t.detach().double().requires_grad_() if t.is_floating_point()
+           else t for t in mine]
+    y, y_ref = ours(*mine), theirs(*ref)
+    assert rel(y, y_ref) < tolerance
+    upstream = torch.randn(y.shape, device="cuda", dtype=torch.float64)
+    (y.double() * upstream).sum().backward()
+    (y_ref * upstream).sum().backward()
+    for a, b in zip(mine, ref):
+        if a.is_floating_point():
+            assert rel(a.grad, b.grad) < tolerance
+    return y.grad_fn
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_native_autograd_matches_float64(dtype):
+    _native_module()
+    tolerance = 1e-5 if dtype == torch.float32 else 2e-2
+    n = 6144
+
+    def rows():
+        return randn(3, 5, n, dtype=dtype)
+
+    def vector():
+        return randn(n, dtype=dtype)
+
+    def logits_and_target():
+        target = torch.randint(0, 32000, (15,), device="cuda")
+        target[4] = -100  # an ignored row
+        return randn(15, 32000, dtype=dtype) * 3, target
+
+    cases = [
+        ("SoftmaxFunction", credit.softmax, lambda x: torch.softmax(x, -1),
+         lambda: (rows(),)),
+        ("RMSNormFunction", lambda x, w: credit.rms_norm(x, w, 1e-6),
+         lambda x, w: F.rms_norm(x, (n,), w, 1e-6),
+         lambda: (rows(), vector())),
+        ("LayerNormFunction",
+         lambda x, w, b: credit.layer_norm(x, (n,), w, b, 1e-5),
+         lambda x, w, b: F.layer_norm(x, (n,), w, b, 1e-5),
+         lambda: (rows(), vector(), vector())),
+        ("CrossEntropyFunction",
+         lambda z, t: credit.cross_entropy(z, t, reduction="none"),
+         lambda z, t: F.cross_entropy(z, t, reduction="none"),
+         logits_and_target),
+    ]
+    for name, ours, theirs, make in cases:
+        for _ in range(2):  # the first call makes the plans
+            node = _grads_match(ours, theirs, make, tolerance)
+        assert name in _node(node) and "CppNode" in _node(node), _node(node)
+    # The mean over the rows not ignored, through the same node.
+    _grads_match(credit.cross_entropy, F.cross_entropy, logits_and_target,
+                 tolerance)
+
+
+def test_native_path_falls_back():
+    """Tensors the C++ plans do not take (strided, misaligned) take the
+    Python path, with autograd too, and are right; a gradient the
+    backward must copy (expanded) is right."""
+    _native_module()
+    n = 4096
+    w = randn(n)
+    credit.rms_norm(randn(4, n).requires_grad_(), w)  # plans
+    layouts = (lambda: randn(8, n + 64)[:, :n],
+               lambda: randn(8 * n + 1)[1:].view(8, n))
+    for layout in layouts:
+        node = _grads_match(lambda x, w: credit.rms_norm(x, w, 1e-6),
+                            lambda x, w: F.rms_norm(x, (n,), w, 1e-6),
+                            lambda: (layout(), randn(n)), 1e-5)
+        assert "CppNode" not in _node(node)
+    x = randn(8, n).requires_grad_()
+    credit.softmax(x).sum().backward()
+    assert x.grad.abs().max().item() < 1e-5  # softmax rows sum to one
+    key = credit.ops._call_key("rmsnorm", w, 1e-6, 64)
+    assert fastpath.plans[key].native
+
+
 def _llama(seed: int = 0):
     transformers = pytest.importorskip("transformers")
     torch.manual_seed(seed)
