@@ -35,6 +35,32 @@ python3 -c "import triton; assert triton.__version__ == '3.6.0'" 2>/dev/null ||
   python3 -m pip install -q --disable-pip-version-check triton==3.6.0
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# PyTorch's C++ headers, of the GPU machine's version (its PyPI wheel's
+# torch/include, nothing installed), so that the tests compile the C++ call
+# path (python/credit/_torchpath.cpp) on this machine too.
+TORCH_INCLUDE=$ROOT/build/torch-include-2.11.0
+if [[ ! -f $TORCH_INCLUDE/torch/csrc/autograd/custom_function.h ]]; then
+  echo "setup: fetching PyTorch 2.11.0's headers"
+  wheel_dir=$(mktemp -d)
+  python3 -m pip download -q --disable-pip-version-check --no-deps \
+    --only-binary=:all: -d "$wheel_dir" torch==2.11.0
+  mkdir -p "$ROOT/build"
+  python3 - "$wheel_dir" "$TORCH_INCLUDE" <<'PY'
+import os, pathlib, shutil, sys, tempfile, zipfile
+wheel = next(pathlib.Path(sys.argv[1]).glob("torch-*.whl"))
+target = pathlib.Path(sys.argv[2])
+private = pathlib.Path(tempfile.mkdtemp(dir=target.parent))
+with zipfile.ZipFile(wheel) as archive:
+    names = [n for n in archive.namelist() if n.startswith("torch/include/")]
+    archive.extractall(private, names)
+shutil.rmtree(target, ignore_errors=True)
+os.replace(private / "torch" / "include", target)
+shutil.rmtree(private)
+PY
+  rm -rf "$wheel_dir"
+fi
+
 cmake -G Ninja -S "$ROOT" -B "$ROOT/build" \
   -DCMAKE_BUILD_TYPE=Release \
   -DMLIR_DIR=$LLVM_PREFIX/lib/cmake/mlir \

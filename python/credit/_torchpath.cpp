@@ -30,6 +30,7 @@
 #include <dlfcn.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,10 +51,18 @@ using LaunchFn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned,
                               unsigned, unsigned, unsigned, unsigned,
                               CUstream, void **, void **);
 using ErrorNameFn = CUresult (*)(CUresult, const char **);
+using CtxGetFn = CUresult (*)(CUcontext *);
+using CtxSetFn = CUresult (*)(CUcontext);
+using DeviceGetFn = CUresult (*)(CUdevice *, int);
+using PrimaryRetainFn = CUresult (*)(CUcontext *, CUdevice);
 
 struct Driver {
   LaunchFn launch = nullptr;
   ErrorNameFn errorName = nullptr;
+  CtxGetFn getCurrent = nullptr;
+  CtxSetFn setCurrent = nullptr;
+  DeviceGetFn deviceGet = nullptr;
+  PrimaryRetainFn primaryRetain = nullptr;
 };
 
 /// The process's libcuda (PyTorch has loaded it), found once.
@@ -64,24 +73,74 @@ const Driver &driver() {
       d.launch = reinterpret_cast<LaunchFn>(dlsym(library, "cuLaunchKernel"));
       d.errorName =
           reinterpret_cast<ErrorNameFn>(dlsym(library, "cuGetErrorName"));
+      d.getCurrent =
+          reinterpret_cast<CtxGetFn>(dlsym(library, "cuCtxGetCurrent"));
+      d.setCurrent =
+          reinterpret_cast<CtxSetFn>(dlsym(library, "cuCtxSetCurrent"));
+      d.deviceGet = reinterpret_cast<DeviceGetFn>(dlsym(library, "cuDeviceGet"));
+      d.primaryRetain = reinterpret_cast<PrimaryRetainFn>(
+          dlsym(library, "cuDevicePrimaryCtxRetain"));
     }
     return d;
   }();
-  TORCH_CHECK(loaded.launch, "credit: cannot load cuLaunchKernel from the "
-                             "CUDA driver (libcuda.so.1)");
+  TORCH_CHECK(loaded.launch && loaded.getCurrent && loaded.setCurrent &&
+                  loaded.deviceGet && loaded.primaryRetain,
+              "credit: cannot load the CUDA driver's launch and context "
+              "functions (libcuda.so.1)");
   return loaded;
 }
+
+std::string driverError(const Driver &d, CUresult result) {
+  const char *name = nullptr;
+  if (d.errorName)
+    d.errorName(result, &name);
+  return std::string(name ? name : "unknown error") + " (" +
+         std::to_string(static_cast<int>(result)) + ")";
+}
+
+/// Makes the primary context of the kernels' device current on this
+/// thread for the duration of a launch. A thread of PyTorch's that made no
+/// CUDA runtime call yet (an autograd worker whose first work is a CREDIT
+/// backward) has no current context, and the runtime's device guard binds
+/// none; the previous context (or none) comes back afterwards, so that
+/// the runtime's notion of the current device is left alone.
+class ContextGuard {
+public:
+  ContextGuard(const Driver &d, CUcontext context) : driver(d) {
+    CUresult result = d.getCurrent(&previous);
+    TORCH_CHECK(result == CUDA_SUCCESS, "credit: cuCtxGetCurrent failed: ",
+                driverError(d, result));
+    if (previous != context) {
+      result = d.setCurrent(context);
+      TORCH_CHECK(result == CUDA_SUCCESS, "credit: cuCtxSetCurrent failed: ",
+                  driverError(d, result));
+      switched = true;
+    }
+  }
+  ~ContextGuard() {
+    if (switched)
+      driver.setCurrent(previous);
+  }
+  ContextGuard(const ContextGuard &) = delete;
+  ContextGuard &operator=(const ContextGuard &) = delete;
+
+private:
+  const Driver &driver;
+  CUcontext previous = nullptr;
+  bool switched = false;
+};
 
 //===----------------------------------------------------------------------===//
 // Plans
 //===----------------------------------------------------------------------===//
 
-/// Buffers a split-row kernel uses on one stream, for up to `rows` rows.
+/// Buffers a split-row kernel uses on one stream, for up to `rows` rows:
+/// the row parts' partial values and the per-row arrival counters, which
+/// the kernel leaves at zero.
 struct SplitBuffers {
   uint64_t stream;
   int64_t rows;
-  uint64_t partials;
-  uint64_t counters;
+  at::Tensor partials, counters;
 };
 
 /// One loaded kernel and the row counts it is launched for.
@@ -90,10 +149,10 @@ struct Kernel {
   unsigned block = 0, cluster = 0, shared = 0;
   int64_t policy = 0, group = 1, active = 1, low = 0, high = 0;
   bool split = false;
+  /// Floats of partial values per row of a split kernel.
+  int64_t partialFloats = 0;
   /// The kernel's parameters but m and rows_per_cluster.
   size_t params = 0;
-  /// The Python LoadedKernel: it owns a split kernel's buffers.
-  py::object loaded;
   std::vector<SplitBuffers> buffers;
 };
 
@@ -105,9 +164,15 @@ struct Plan {
   std::vector<at::ScalarType> outputs, scalarDtypes;
   size_t scalarOutputs = 0, columnSums = 0;
   c10::DeviceIndex device = 0;
-  /// Per-row outputs a caller discards, by index; outgrown buffers stay
-  /// alive (a captured CUDA graph may still write into them).
+  /// The device's primary context, which the kernels were loaded into.
+  CUcontext context = nullptr;
+  /// Per-row outputs a caller discards, by index; outgrown buffers (these
+  /// and split kernels') stay alive: a captured CUDA graph may still use
+  /// them.
   std::vector<at::Tensor> scratch, retired;
+  /// Guards the buffers: a backward runs on autograd's threads, without
+  /// the GIL.
+  std::mutex mutex;
 
   const Kernel &kernelFor(int64_t m) const {
     for (const Kernel &kernel : kernels)
@@ -118,7 +183,7 @@ struct Plan {
 };
 
 /// Plans live as long as the process: an autograd node may outlive the
-/// Python plan that made it. Never destroyed (no Python calls at exit).
+/// Python plan that made it. Never destroyed (nothing to free at exit).
 std::vector<std::shared_ptr<Plan>> &registry() {
   static auto *plans = new std::vector<std::shared_ptr<Plan>>();
   return *plans;
@@ -147,7 +212,7 @@ std::shared_ptr<Plan> makePlan(std::string name, py::list kernels,
     kernel.high = fields[8].cast<int64_t>();
     kernel.split = fields[9].cast<bool>();
     kernel.params = fields[10].cast<size_t>();
-    kernel.loaded = py::reinterpret_borrow<py::object>(fields[11]);
+    kernel.partialFloats = fields[11].cast<int64_t>();
     TORCH_CHECK(kernel.params + 2 <= 64 && kernel.block > 0 &&
                     kernel.cluster > 0,
                 "credit: bad launch configuration for ", plan->name);
@@ -243,9 +308,10 @@ at::Tensor empty(at::IntArrayRef sizes, at::ScalarType dtype,
   return at::full(sizes, at::isFloatingType(dtype) ? NAN : -128.0, options);
 }
 
-/// A discarded per-row output's buffer: at least m floats.
-at::Tensor &scratchFor(Plan &plan, size_t index, int64_t m,
-                       const at::Tensor &like) {
+/// A discarded per-row output's buffer: at least m floats. Called with
+/// the plan's mutex held.
+const at::Tensor &scratchFor(Plan &plan, size_t index, int64_t m,
+                             const at::Tensor &like) {
   at::Tensor &buffer = plan.scratch[index];
   if (!buffer.defined() || buffer.numel() < m) {
     int64_t size = m;
@@ -258,21 +324,33 @@ at::Tensor &scratchFor(Plan &plan, size_t index, int64_t m,
   return buffer;
 }
 
-/// A split kernel's partials and counters on `stream` for m rows; the
-/// Python LoadedKernel allocates (and keeps) them when these are too few.
-const SplitBuffers &splitBuffers(Kernel &kernel, int64_t m, uint64_t stream) {
-  for (SplitBuffers &buffers : kernel.buffers)
-    if (buffers.stream == stream && buffers.rows >= m)
+/// A split kernel's buffers on `stream` for m rows, made (the counters
+/// zeroed on that stream, so that no host synchronization is needed, and
+/// within a CUDA graph capture the zeroing is captured) when there are
+/// none or too few. Called with the plan's mutex held.
+const SplitBuffers &splitBuffers(Plan &plan, Kernel &kernel, int64_t m,
+                                 uint64_t stream, const at::Tensor &like) {
+  SplitBuffers *slot = nullptr;
+  for (SplitBuffers &buffers : kernel.buffers) {
+    if (buffers.stream != stream)
+      continue;
+    if (buffers.rows >= m)
       return buffers;
-  py::gil_scoped_acquire gil;
-  auto made = kernel.loaded.attr("split_buffers")(m, stream).cast<py::tuple>();
-  SplitBuffers fresh{stream, made[0].cast<int64_t>(), made[1].cast<uint64_t>(),
-                     made[2].cast<uint64_t>()};
-  for (SplitBuffers &buffers : kernel.buffers)
-    if (buffers.stream == stream)
-      return buffers = fresh;
-  kernel.buffers.push_back(fresh);
-  return kernel.buffers.back();
+    plan.retired.push_back(buffers.partials);
+    plan.retired.push_back(buffers.counters);
+    slot = &buffers;
+  }
+  if (!slot) {
+    kernel.buffers.push_back({stream, 0, {}, {}});
+    slot = &kernel.buffers.back();
+  }
+  int64_t rows = std::max<int64_t>({m, 2 * slot->rows, 64});
+  auto options = at::TensorOptions().device(like.device());
+  slot->rows = rows;
+  slot->partials =
+      at::empty({rows * kernel.partialFloats}, options.dtype(at::kFloat));
+  slot->counters = at::zeros({rows}, options.dtype(at::kInt));
+  return *slot;
 }
 
 /// Allocates the outputs of a checked call, launches it and returns the
@@ -282,6 +360,7 @@ const SplitBuffers &splitBuffers(Kernel &kernel, int64_t m, uint64_t stream) {
 std::vector<at::Tensor> launch(Plan &plan, Call &call, const at::Tensor &x,
                                uint64_t discard = 0) {
   c10::cuda::CUDAGuard guard(plan.device);
+  std::lock_guard<std::mutex> lock(plan.mutex);
   std::vector<at::Tensor> outputs;
   outputs.reserve(plan.outputs.size() + plan.scalarOutputs + plan.columnSums);
   for (at::ScalarType dtype : plan.outputs) {
@@ -308,9 +387,10 @@ std::vector<at::Tensor> launch(Plan &plan, Call &call, const at::Tensor &x,
   uint64_t stream = reinterpret_cast<uint64_t>(
       c10::cuda::getCurrentCUDAStream(plan.device).stream());
   if (kernel.split) {
-    const SplitBuffers &buffers = splitBuffers(kernel, call.m, stream);
-    call.push(buffers.partials);
-    call.push(buffers.counters);
+    const SplitBuffers &buffers =
+        splitBuffers(plan, kernel, call.m, stream, x);
+    call.push(pointer(buffers.partials));
+    call.push(pointer(buffers.counters));
   }
   TORCH_CHECK(call.count == kernel.params, "credit: ", plan.name, ": ",
               call.count, " arguments for ", kernel.params, " parameters");
@@ -331,18 +411,22 @@ std::vector<at::Tensor> launch(Plan &plan, Call &call, const at::Tensor &x,
   for (size_t i = 0; i < call.count; ++i)
     params[i] = &call.args[i];
   const Driver &d = driver();
+  if (!plan.context) {
+    CUdevice device;
+    CUresult found = d.deviceGet(&device, plan.device);
+    if (found == CUDA_SUCCESS)
+      found = d.primaryRetain(&plan.context, device);
+    TORCH_CHECK(found == CUDA_SUCCESS, "credit: ", plan.name,
+                ": no primary context for device ", int(plan.device), ": ",
+                driverError(d, found));
+  }
+  ContextGuard context(d, plan.context);
   CUresult result = d.launch(
       reinterpret_cast<CUfunction>(kernel.function),
       static_cast<unsigned>(gridX), 1, 1, kernel.block, 1, 1, kernel.shared,
       reinterpret_cast<CUstream>(stream), params, nullptr);
-  if (result != CUDA_SUCCESS) {
-    const char *name = nullptr;
-    if (d.errorName)
-      d.errorName(result, &name);
-    TORCH_CHECK(false, "credit: ", plan.name, ": cuLaunchKernel failed: ",
-                name ? name : "unknown error", " (", static_cast<int>(result),
-                ")");
-  }
+  TORCH_CHECK(result == CUDA_SUCCESS, "credit: ", plan.name,
+              ": cuLaunchKernel failed: ", driverError(d, result));
   return outputs;
 }
 
@@ -388,8 +472,8 @@ std::vector<at::Tensor> launchBackward(AutogradContext *ctx,
 // Autograd nodes
 //===----------------------------------------------------------------------===//
 
-// Each forward is given its already checked call; each backward runs with
-// the GIL held (the plans' buffers are shared with Python callers).
+// Each forward is given its already checked call. A backward runs on one
+// of autograd's threads, without the GIL: it touches no Python object.
 
 struct SoftmaxFunction : torch::autograd::Function<SoftmaxFunction> {
   static at::Tensor forward(AutogradContext *ctx, const at::Tensor &x,
@@ -401,7 +485,6 @@ struct SoftmaxFunction : torch::autograd::Function<SoftmaxFunction> {
   }
 
   static tensor_list backward(AutogradContext *ctx, tensor_list grads) {
-    py::gil_scoped_acquire gil;
     at::Tensor x = ctx->get_saved_variables()[0];
     auto dx = launchBackward(ctx, {x, grads[0]}, {}, {});
     return {dx[0], at::Tensor(), at::Tensor(), at::Tensor()};
@@ -419,7 +502,6 @@ struct RMSNormFunction : torch::autograd::Function<RMSNormFunction> {
   }
 
   static tensor_list backward(AutogradContext *ctx, tensor_list grads) {
-    py::gil_scoped_acquire gil;
     auto saved = ctx->get_saved_variables();
     const at::Tensor &weight = saved[1];
     // dx and the column sums of dy * x * rstd by row block.
@@ -444,7 +526,6 @@ struct LayerNormFunction : torch::autograd::Function<LayerNormFunction> {
   }
 
   static tensor_list backward(AutogradContext *ctx, tensor_list grads) {
-    py::gil_scoped_acquire gil;
     auto saved = ctx->get_saved_variables();
     const at::Tensor &x = saved[0], &weight = saved[1];
     at::Tensor dy = grads[0];
@@ -477,7 +558,6 @@ struct CrossEntropyFunction : torch::autograd::Function<CrossEntropyFunction> {
   }
 
   static tensor_list backward(AutogradContext *ctx, tensor_list grads) {
-    py::gil_scoped_acquire gil;
     at::Tensor dlogits = ctx->saved_data["dlogits"].toTensor();
     auto perRow = dlogits.sizes().slice(0, dlogits.dim() - 1);
     at::Tensor scale = grads[0].expand(perRow).reshape(-1);

@@ -114,7 +114,8 @@ class Plan:
         self.native = module.Plan(
             self.name,
             [(k.function, k.block, k.cluster, k.shared, k.policy, k.group,
-              k.active, k.low, k.high, k.split, k.params, k.loaded)
+              k.active, k.low, k.high, k.split, k.params,
+              k.loaded.manifest.split_partial_floats)
              for k in self.kernels],
             self.blocks, self.alignment, list(self.outputs),
             self.scalar_outputs, self.column_sums, list(self.scalar_dtypes),

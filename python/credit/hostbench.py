@@ -13,7 +13,9 @@ microseconds per call, for CREDIT (`credit_us`), the eager op
 (`eager_us`) and, with --compile, the op under torch.compile
 (`compiled_us`). Every CREDIT result is first checked against the eager op
 in float64. Points marked `grad` run with inputs that require grad, so
-that both sides record autograd.
+that both sides record autograd; of those, the ones marked `backward` time
+forward and backward (torch.autograd.grad with a random upstream
+gradient, so nothing accumulates).
 """
 
 from __future__ import annotations
@@ -168,7 +170,9 @@ def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 11,
                   f"  eager {point['eager_us']:7.1f} us  ratio "
                   f"{point['ratio']:.2f}", flush=True)
     if grad:
-        # The forward ops with autograd, inputs that require grad.
+        # The forward ops with autograd, inputs that require grad: the
+        # forward alone (the graph recorded and dropped), then forward and
+        # backward (torch.autograd.grad, so nothing accumulates).
         for op, shapes, make, ours, theirs in _cases(dtype):
             if op not in ("softmax", "rms_norm", "layer_norm",
                           "cross_entropy"):
@@ -176,17 +180,24 @@ def run(dtype=torch.bfloat16, iters: int = 100, repeats: int = 11,
             m, n = shapes[0]
             args = tuple(a.requires_grad_() if a.is_floating_point() else a
                          for a in make(m, n))
-            credit_us, eager_us = _compare_us((ours, theirs), args, iters,
-                                              repeats)
-            point = {"op": op, "dtype": str(dtype).replace("torch.", ""),
-                     "m": m, "n": n, "grad": True,
-                     "credit_us": credit_us, "eager_us": eager_us}
-            point["ratio"] = point["credit_us"] / point["eager_us"]
-            points.append(point)
-            print(f"{op + ' (grad)':17s} {m:6d} x {n:7d}  credit "
-                  f"{point['credit_us']:7.1f} us  eager "
-                  f"{point['eager_us']:7.1f} us  ratio {point['ratio']:.2f}",
-                  flush=True)
+            wrt = tuple(a for a in args if a.requires_grad)
+            upstream = torch.randn_like(theirs(*args))
+
+            def both(fn):
+                return lambda *a: torch.autograd.grad(fn(*a), wrt, upstream)
+
+            for backward, fns in ((False, (ours, theirs)),
+                                  (True, (both(ours), both(theirs)))):
+                credit_us, eager_us = _compare_us(fns, args, iters, repeats)
+                point = {"op": op, "dtype": str(dtype).replace("torch.", ""),
+                         "m": m, "n": n, "grad": True, "backward": backward,
+                         "credit_us": credit_us, "eager_us": eager_us,
+                         "ratio": credit_us / eager_us}
+                points.append(point)
+                label = op + (" (fwd+bwd)" if backward else " (grad)")
+                print(f"{label:24s} {m:6d} x {n:7d}  credit "
+                      f"{credit_us:7.1f} us  eager {eager_us:7.1f} us  "
+                      f"ratio {point['ratio']:.2f}", flush=True)
     return {
         "date": datetime.date.today().isoformat(),
         "device": torch.cuda.get_device_name(),

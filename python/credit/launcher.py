@@ -148,13 +148,6 @@ class LoadedKernel:
         `stream` (none without split rows)."""
         if self.manifest.splits == 1:
             return []
-        return list(self.split_buffers(m, stream)[1:])
-
-    def split_buffers(self, m: int, stream: int) -> tuple[int, int, int]:
-        """(rows, partials pointer, counters pointer): buffers for at least
-        `m` rows of a split kernel on `stream`, kept for later calls with
-        as many rows or fewer (outgrown ones stay alive: a captured graph
-        may still use them)."""
         buffers = self._split_buffers.get(stream)
         if buffers is None or buffers[0] < m:
             import torch
@@ -173,7 +166,7 @@ class LoadedKernel:
                 self._retired.append(buffers)
             buffers = (rows, partials, counters)
             self._split_buffers[stream] = buffers
-        return buffers[0], buffers[1].data_ptr(), buffers[2].data_ptr()
+        return [buffers[1].data_ptr(), buffers[2].data_ptr()]
 
     def rows_per_cluster(self, m: int, blocks: int | None) -> int:
         """Rows each cluster handles: the manifest's grid rule with this

@@ -4,7 +4,11 @@ PyTorch needed; building it is checked on the GPU machine
 (tests/gpu/test_userpath.py)."""
 
 import importlib
+import os
 import pathlib
+import shutil
+import subprocess
+import sysconfig
 
 import pytest
 
@@ -104,3 +108,37 @@ def test_sources_ship_with_the_package():
     assert '#include "_grid_rule.h"' in text
     fast = pathlib.Path(native.__file__).with_name("_fastlaunch.c").read_text()
     assert '#include "_grid_rule.h"' in fast
+
+
+def _torch_include():
+    """PyTorch's headers: $CREDIT_TORCH_INCLUDE, or the ones
+    scripts/setup.sh fetches into build/."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    for candidate in (os.environ.get("CREDIT_TORCH_INCLUDE"),
+                      root / "build" / "torch-include-2.11.0"):
+        if candidate and (pathlib.Path(candidate) / "torch" / "csrc" /
+                          "autograd" / "custom_function.h").is_file():
+            return pathlib.Path(candidate)
+    return None
+
+
+def test_compiles_against_pytorch_headers(tmp_path):
+    """The C++ call path compiles, warning-free, against the GPU machine's
+    PyTorch (2.11) headers, as native.build() compiles it there."""
+    include = _torch_include()
+    cuda = native.cuda_include()
+    compiler = shutil.which("c++") or shutil.which("g++")
+    if include is None or cuda is None or compiler is None:
+        pytest.skip("no PyTorch headers (scripts/setup.sh fetches them), "
+                    "CUDA headers or C++ compiler")
+    command = [compiler, "-fsyntax-only", "-std=c++17", "-Wall", "-Wextra",
+               "-Werror", "-Wno-unused-parameter",
+               "-DTORCH_EXTENSION_NAME=credit_torchpath_test",
+               "-DTORCH_API_INCLUDE_EXTENSION_H",
+               f"-I{sysconfig.get_paths()['include']}", f"-I{cuda}",
+               f"-I{native.SOURCES[0].parent}",
+               f"-isystem{include}",
+               f"-isystem{include / 'torch' / 'csrc' / 'api' / 'include'}",
+               str(native.SOURCES[0])]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-4000:]

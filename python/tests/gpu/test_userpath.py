@@ -194,6 +194,37 @@ def test_native_autograd_matches_float64(dtype):
                  tolerance)
 
 
+_FIRST_BACKWARD = """
+import torch, credit
+x = torch.randn(15, 6144, device="cuda", dtype=torch.bfloat16,
+                requires_grad=True)
+up = torch.randn(15, 6144, device="cuda", dtype=torch.bfloat16)
+y = credit.softmax(x)
+assert "CppNode" in y.grad_fn.name(), y.grad_fn.name()
+y.backward(up)  # CREDIT's node is the root: the first work on its thread
+p = torch.softmax(x.detach().double(), -1)
+ref = p * (up.double() - (p * up.double()).sum(-1, keepdim=True))
+err = ((x.grad.double() - ref).norm() / ref.norm()).item()
+assert err < 2e-2, err
+print("ok")
+"""
+
+
+def test_native_backward_first_on_its_thread():
+    """A fresh process whose first autograd work is CREDIT's backward, on
+    a worker thread with no CUDA context bound yet (outputs not
+    poisoned: nothing else runs CUDA on that thread first)."""
+    _native_module()
+    import subprocess
+    import sys
+    env = dict(os.environ, CREDIT_NATIVE="sync")
+    result = subprocess.run([sys.executable, "-c", _FIRST_BACKWARD],
+                            capture_output=True, text=True, env=env,
+                            timeout=300)
+    assert result.returncode == 0 and "ok" in result.stdout, \
+        result.stderr[-3000:]
+
+
 def test_native_path_falls_back():
     """Tensors the C++ plans do not take (strided, misaligned) take the
     Python path, with autograd too, and are right; a gradient the
