@@ -271,10 +271,11 @@ bool check(const Plan &plan, at::ArrayRef<at::Tensor> inputs,
   const auto dtype = x.scalar_type();
   const auto sizes = x.sizes();
   call.n = sizes.back();
-  if (call.n <= 0 || inputs.size() + broadcasts.size() + scalars.size() +
-                             plan.outputs.size() + plan.scalarOutputs +
-                             plan.columnSums + 2 >
-                         60)
+  // Every argument launch() pushes, split buffers, m and rows included.
+  size_t arguments = 2 * inputs.size() + broadcasts.size() + scalars.size() +
+                     2 * plan.outputs.size() + plan.scalarOutputs +
+                     plan.columnSums + 4;
+  if (call.n <= 0 || arguments > std::size(call.args))
     return false;
   call.m = x.numel() / call.n;
   for (const at::Tensor &t : inputs) {

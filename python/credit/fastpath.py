@@ -92,8 +92,8 @@ class Plan:
         self.scalar_dtypes = tuple(_TORCH[d] for d in manifest.scalar_dtypes)
         self.device = device
         # $CREDIT_WAVES (an experiment knob) and a missing extension launch
-        # through the Python launcher.
-        self.python = native_disabled()
+        # through the Python launcher (and keep the C++ path off).
+        self.python = _fastlaunch is None or "CREDIT_WAVES" in os.environ
         # Per-row outputs a caller discards (a norm's statistics) go to a
         # buffer kept here. Outgrown buffers stay alive: a captured CUDA
         # graph may still write into them.
@@ -273,11 +273,6 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
         outputs.append(tensor)
     _launch(plan, args, m)
     return outputs
-
-
-def native_disabled() -> bool:
-    """Whether plans launch through the Python launcher (no C++ path)."""
-    return _fastlaunch is None or "CREDIT_WAVES" in os.environ
 
 
 _MASKS = {(): 0, (0,): 1, (0, 1): 3}

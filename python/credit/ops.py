@@ -622,21 +622,22 @@ _grad_plans: dict[tuple, tuple] = {}
 
 
 def _native_grad(name: str, first: torch.Tensor, eps=None):
-    """The C++ module and the native (forward, backward) plans of a call
-    of `name` with autograd, made (and the backward compiled) on the first
-    such call; None where the C++ path does not run: not loaded yet, a
-    forced tiling (it names one workload's tiling), a tensor the plans do
-    not take."""
+    """The C++ (forward, backward) plans of a call of `name` with
+    autograd, or None where the C++ path does not run: not loaded yet, a
+    forced tiling (it names one workload's tiling), not a plain CUDA
+    tensor, or no call of the request yet. The first call takes the
+    checked Python path, which plans the forward (or explains what is
+    wrong with the arguments); the next one plans the backward (compiling
+    it if needed) and records the pair."""
     key = _call_key(name, first, eps, 64)
     plans = _grad_plans.get(key)
     if plans is not None:
         return plans
-    if first.__class__ is not torch.Tensor or not first.is_cuda or \
-            not first.dim() or key[5][1] is not None or \
-            fastpath.native_disabled():
+    forward_plan = fastpath.plans.get(key)
+    if forward_plan is None or first.__class__ is not torch.Tensor or \
+            not first.is_cuda or key[5][1] is not None:
         return None
     backward, with_eps = _BACKWARDS[name]
-    forward_plan = _plan(name, first, eps, 64)
     backward_plan = _plan(backward, first, eps if with_eps else None, 64)
     pair = (forward_plan.native_plan(), backward_plan.native_plan())
     if None in pair:
