@@ -37,9 +37,11 @@ typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
 typedef CUresult (*ErrorNameFn)(CUresult, const char **);
+typedef CUresult (*CtxGetFn)(CUcontext *);
 
 static LaunchFn launchKernel;
 static ErrorNameFn getErrorName;
+static CtxGetFn getCurrentContext;
 
 static int loadDriver(void) {
   if (launchKernel)
@@ -52,6 +54,7 @@ static int loadDriver(void) {
   }
   launchKernel = (LaunchFn)dlsym(driver, "cuLaunchKernel");
   getErrorName = (ErrorNameFn)dlsym(driver, "cuGetErrorName");
+  getCurrentContext = (CtxGetFn)dlsym(driver, "cuCtxGetCurrent");
   if (!launchKernel) {
     PyErr_SetString(PyExc_RuntimeError, "the CUDA driver has no "
                                         "cuLaunchKernel");
@@ -160,6 +163,17 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
 
   if (loadDriver() != 0)
     return NULL;
+  /* A thread that made no CUDA runtime call has no context bound, and
+   * the driver does not launch without one (the C++ call path binds the
+   * kernels' own; this launcher is not told the device). */
+  CUcontext context = NULL;
+  if (getCurrentContext && getCurrentContext(&context) == CUDA_SUCCESS &&
+      !context) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "no CUDA context is current on this thread: run a CUDA "
+                    "operation on it first (e.g. torch.cuda.set_device)");
+    return NULL;
+  }
   CUresult result = launchKernel(
       (CUfunction)(uintptr_t)function, (unsigned)gridX, 1, 1, (unsigned)block,
       1, 1, (unsigned)shared, (CUstream)(uintptr_t)stream, params, NULL);
