@@ -106,26 +106,22 @@ class Plan:
         self.single = (len(self.outputs) == 1 and not self.scalar_outputs
                        and not self.column_sums)
 
-    def attach_native(self):
-        """The C++ plan, made once the module is loaded; None before."""
-        module = _native.module()
-        if module is None:
-            return None
-        self.native = module.Plan(
-            self.name,
-            [(k.function, k.block, k.cluster, k.shared, k.policy, k.group,
-              k.active, k.low, k.high, k.split, k.params,
-              k.loaded.manifest.split_partial_floats)
-             for k in self.kernels],
-            self.blocks, self.alignment, list(self.outputs),
-            self.scalar_outputs, self.column_sums, list(self.scalar_dtypes),
-            self.device)
-        return self.native
-
     def native_plan(self):
-        """The C++ plan, or None (not loaded yet, or not wanted)."""
+        """The C++ plan, made once the module is loaded; None before, and
+        where the Python launcher is wanted."""
         if self.native is None:
-            self.attach_native()
+            module = _native.module()
+            if module is None:
+                return None
+            self.native = module.Plan(
+                self.name,
+                [(k.function, k.block, k.cluster, k.shared, k.policy,
+                  k.group, k.active, k.low, k.high, k.split, k.params,
+                  k.loaded.manifest.split_partial_floats)
+                 for k in self.kernels],
+                self.blocks, self.alignment, list(self.outputs),
+                self.scalar_outputs, self.column_sums,
+                list(self.scalar_dtypes), self.device)
         return self.native or None
 
     def scratch_for(self, index: int, m: int, like) -> torch.Tensor:
@@ -181,7 +177,7 @@ def run(plan: Plan, inputs, broadcasts, scalars, poison: bool,
     elements each, contiguous: rows of one buffer a collective sends)."""
     native = plan.native
     if native is None:
-        native = plan.attach_native()
+        native = plan.native_plan()
     if native and rows_out is None and per_row_out is None:
         # The C++ path checks and launches; a plain tensor first.
         for tensor in inputs:
