@@ -9,7 +9,8 @@
 #   .whl/               Liger-Kernel's wheel (optional, for the benchmark)
 # The wheel goes into a fresh directory; no MLIR, no prebuilt library, an
 # empty cache: every kernel is compiled on first use by the wheel's
-# credit-opt. PART chooses what runs:
+# credit-opt. PART chooses what runs (several, space-separated, run in
+# order on the one install):
 #   suite  the GPU correctness suite ($TESTS, default test_correctness.py)
 #   sanitize  compute-sanitizer over the C++ call path's tests
 #   host   the host-cost benchmark alone
@@ -57,38 +58,40 @@ if [[ $CREDIT_NATIVE != 0 ]]; then
 fi
 
 status=0
-if [[ ${PART:-user} == linear-ce ]]; then
-  timeout 200 python3 -m credit.modelbench --only linear-ce \
-    --out "$LOGS/model.json" 2>&1 | tail -5 || status=1
-elif [[ ${PART:-user} == host ]]; then
-  timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
-    2>&1 | tail -45 || status=1
-elif [[ ${PART:-user} == sanitize ]]; then
-  # The C++ call path's launches and autograd nodes under compute-sanitizer.
-  for tool in memcheck racecheck synccheck; do
-    timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 3 \
-      --report-api-errors no python3 -m pytest -q -p no:cacheprovider \
-      tests/gpu/test_userpath.py -k "native" -x \
-      >"$LOGS/native-$tool.log" 2>&1 || status=1
-    echo "compute-sanitizer $tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' \
-      "$LOGS/native-$tool.log" | tail -1) | $(grep -E 'passed|failed' \
-      "$LOGS/native-$tool.log" | tail -1)"
-  done
-elif [[ ${PART:-user} == suite ]]; then
-  timeout "${SUITE_TIMEOUT:-500}" python3 -m pytest -q -p no:cacheprovider \
-    ${TESTS:-tests/gpu/test_correctness.py} -rf --tb=line \
-    >"$LOGS/wheel-suite.log" 2>&1 || status=1
-  grep -E "^FAILED|Error" "$LOGS/wheel-suite.log" | head -20
-  tail -3 "$LOGS/wheel-suite.log"
-else
-  timeout 220 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_userpath.py \
-    tests/gpu/test_raised.py tests/gpu/test_api.py -rf --tb=short \
-    >"$LOGS/userpath-tests.log" 2>&1 || status=1
-  grep -E "^FAILED|^ERROR|Error:" "$LOGS/userpath-tests.log" | head -30
-  tail -3 "$LOGS/userpath-tests.log"
-  timeout 150 python3 -m credit.hostbench --first-calls --breakdown \
-    --out "$LOGS/host.json" 2>&1 | tail -40 || status=1
-  timeout 200 python3 -m credit.modelbench --out "$LOGS/model.json" \
-    2>&1 | tail -8 || status=1
-fi
+for part in ${PART:-user}; do
+  if [[ $part == linear-ce ]]; then
+    timeout 200 python3 -m credit.modelbench --only linear-ce \
+      --out "$LOGS/model.json" 2>&1 | tail -5 || status=1
+  elif [[ $part == host ]]; then
+    timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
+      2>&1 | tail -45 || status=1
+  elif [[ $part == sanitize ]]; then
+    # The C++ call path's launches and autograd nodes under compute-sanitizer.
+    for tool in memcheck racecheck synccheck; do
+      timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+        --report-api-errors no python3 -m pytest -q -p no:cacheprovider \
+        tests/gpu/test_userpath.py -k "native" -x \
+        >"$LOGS/native-$tool.log" 2>&1 || status=1
+      echo "compute-sanitizer $tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' \
+        "$LOGS/native-$tool.log" | tail -1) | $(grep -E 'passed|failed' \
+        "$LOGS/native-$tool.log" | tail -1)"
+    done
+  elif [[ $part == suite ]]; then
+    timeout "${SUITE_TIMEOUT:-500}" python3 -m pytest -q -p no:cacheprovider \
+      ${TESTS:-tests/gpu/test_correctness.py} -rf --tb=line \
+      >"$LOGS/wheel-suite.log" 2>&1 || status=1
+    grep -E "^FAILED|Error" "$LOGS/wheel-suite.log" | head -20
+    tail -3 "$LOGS/wheel-suite.log"
+  else
+    timeout 220 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_userpath.py \
+      tests/gpu/test_raised.py tests/gpu/test_api.py -rf --tb=short \
+      >"$LOGS/userpath-tests.log" 2>&1 || status=1
+    grep -E "^FAILED|^ERROR|Error:" "$LOGS/userpath-tests.log" | head -30
+    tail -3 "$LOGS/userpath-tests.log"
+    timeout 150 python3 -m credit.hostbench --first-calls --breakdown \
+      --out "$LOGS/host.json" 2>&1 | tail -40 || status=1
+    timeout 200 python3 -m credit.modelbench --out "$LOGS/model.json" \
+      2>&1 | tail -8 || status=1
+  fi
+done
 exit $status

@@ -568,11 +568,31 @@ def _layernorm_backward(ctx, dy, _dmean, _drstd):
     x, gamma, mean, rstd = ctx.saved_tensors
     dy = dy.contiguous()
     dx = _layernorm_bwd(x, dy, gamma, ctx.eps)
-    n = x.shape[-1]
-    xhat = (x.float() - mean.unsqueeze(-1)) * rstd.unsqueeze(-1)
-    dgamma = (dy.float() * xhat).reshape(-1, n).sum(0).to(gamma.dtype)
-    dbeta = dy.float().reshape(-1, n).sum(0).to(gamma.dtype)
+    mask = [False, ctx.needs_input_grad[1], ctx.needs_input_grad[2]]
+    dgamma, dbeta = _layernorm_parameter_grads(x, dy, gamma, mean, rstd,
+                                               mask) if any(mask) \
+        else (None, None)
     return dx, dgamma, dbeta, None
+
+
+def _layernorm_parameter_grads(x, dy, gamma, mean, rstd, mask):
+    """(dgamma, dbeta) of layer_norm where `mask` asks for them, from the
+    forward's float32 mean and rstd: on the GPU PyTorch's own kernel (one
+    launch, as the C++ path does), the column sums written out for CPU
+    tensors."""
+    if x.is_cuda:
+        _, dgamma, dbeta = torch.ops.aten.native_layer_norm_backward(
+            dy, x.contiguous(), [x.shape[-1]], mean, rstd, gamma, None, mask)
+        return dgamma, dbeta
+    n = x.shape[-1]
+    dyf = dy.float().reshape(-1, n)
+    dgamma = dbeta = None
+    if mask[1]:
+        xhat = (x.float() - mean.unsqueeze(-1)) * rstd.unsqueeze(-1)
+        dgamma = (dyf * xhat.reshape(-1, n)).sum(0).to(gamma.dtype)
+    if mask[2]:
+        dbeta = dyf.sum(0).to(gamma.dtype)
+    return dgamma, dbeta
 
 
 torch.library.register_autograd("credit::layernorm", _layernorm_backward,

@@ -194,6 +194,29 @@ def test_native_autograd_matches_float64(dtype):
                  tolerance)
 
 
+@pytest.mark.parametrize("wanted", [(True, True, False), (True, False, True),
+                                    (False, True, True)])
+def test_layer_norm_gradients_asked_for(wanted):
+    """layer_norm's backward makes the gradients autograd asks for, and
+    only those (PyTorch's kernel makes dgamma and dbeta by a mask), on the
+    first call (Python's node) and the next (the C++ node)."""
+    n = 5000
+    for call in range(2):
+        x, w, b = randn(7, n), randn(n), randn(n)
+        mine = [t.requires_grad_(want) for t, want in zip((x, w, b), wanted)]
+        ref = [t.detach().double().requires_grad_(want)
+               for t, want in zip(mine, wanted)]
+        y = credit.layer_norm(*mine[:1], (n,), *mine[1:])
+        y_ref = F.layer_norm(ref[0], (n,), ref[1], ref[2], 1e-5)
+        upstream = torch.randn(y.shape, device="cuda", dtype=torch.float64)
+        (y.double() * upstream).sum().backward()
+        (y_ref * upstream).sum().backward()
+        for a, r, want in zip(mine, ref, wanted):
+            assert (a.grad is not None) == want
+            if want:
+                assert rel(a.grad, r.grad) < 1e-5
+
+
 _FIRST_BACKWARD = """
 import torch, credit
 x = torch.randn(15, 6144, device="cuda", dtype=torch.bfloat16,
