@@ -524,7 +524,7 @@ struct LayerNormFunction : torch::autograd::Function<LayerNormFunction> {
                             Call *call) {
     auto outputs = launch(*forwardPlan, *call, x); // y, mean, rstd
     keep(ctx, backwardPlan, *call);
-    ctx->save_for_backward({x, weight, outputs[1], outputs[2]});
+    ctx->save_for_backward({x, weight, bias, outputs[1], outputs[2]});
     return outputs[0];
   }
 
@@ -539,10 +539,11 @@ struct LayerNormFunction : torch::autograd::Function<LayerNormFunction> {
     if (mask[1] || mask[2]) {
       // PyTorch's own kernel for dgamma and dbeta from the forward's
       // float32 mean and rstd (one launch; written out as ATen ops the two
-      // column sums were nine), as the Python path does.
+      // column sums were nine), as the Python path does. It makes dbeta
+      // like the bias.
       std::tie(std::ignore, dweight, dbias) = at::native_layer_norm_backward(
-          dy.contiguous(), x, {x.size(-1)}, saved[2], saved[3], weight,
-          at::Tensor(), mask);
+          dy.contiguous(), x, {x.size(-1)}, saved[3], saved[4], weight,
+          saved[2], mask);
     }
     return {dx[0],       dweight,     dbias,
             at::Tensor(), at::Tensor(), at::Tensor()};

@@ -561,28 +561,27 @@ def _layernorm_setup(ctx, inputs, output):
     x, gamma, beta, eps = inputs
     _, mean, rstd = output
     ctx.eps = eps
-    ctx.save_for_backward(x, gamma, mean, rstd)
+    ctx.save_for_backward(x, gamma, beta, mean, rstd)
 
 
 def _layernorm_backward(ctx, dy, _dmean, _drstd):
-    x, gamma, mean, rstd = ctx.saved_tensors
+    x, gamma, beta, mean, rstd = ctx.saved_tensors
     dy = dy.contiguous()
     dx = _layernorm_bwd(x, dy, gamma, ctx.eps)
     mask = [False, ctx.needs_input_grad[1], ctx.needs_input_grad[2]]
-    dgamma, dbeta = _layernorm_parameter_grads(x, dy, gamma, mean, rstd,
-                                               mask) if any(mask) \
-        else (None, None)
+    dgamma, dbeta = _layernorm_parameter_grads(
+        x, dy, gamma, beta, mean, rstd, mask) if any(mask) else (None, None)
     return dx, dgamma, dbeta, None
 
 
-def _layernorm_parameter_grads(x, dy, gamma, mean, rstd, mask):
+def _layernorm_parameter_grads(x, dy, gamma, beta, mean, rstd, mask):
     """(dgamma, dbeta) of layer_norm where `mask` asks for them, from the
     forward's float32 mean and rstd: on the GPU PyTorch's own kernel (one
-    launch, as the C++ path does), the column sums written out for CPU
-    tensors."""
+    launch, as the C++ path does; it makes dbeta like `beta`), the column
+    sums written out for CPU tensors."""
     if x.is_cuda:
         _, dgamma, dbeta = torch.ops.aten.native_layer_norm_backward(
-            dy, x.contiguous(), [x.shape[-1]], mean, rstd, gamma, None, mask)
+            dy, x.contiguous(), [x.shape[-1]], mean, rstd, gamma, beta, mask)
         return dgamma, dbeta
     n = x.shape[-1]
     dyf = dy.float().reshape(-1, n)
