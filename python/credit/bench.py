@@ -23,6 +23,9 @@ default choice over the best peer. Implementations:
 - Liger-Kernel's rmsnorm, layernorm, softmax and cross-entropy, where the
   liger-kernel package is installed (scripts/device_bench.sh installs a
   carried wheel from .whl/);
+- Quack's softmax, rmsnorm, layernorm and cross-entropy (loss and gradient
+  in one pass), hand-written CuTe DSL kernels with DSMEM clusters, where
+  quack-kernels and nvidia-cutlass-dsl are installed (`quack`);
 - hand-written Triton kernels for every workload (credit.peers.triton_rowwise),
   BLOCK and num_warps tuned on each point's first (checking) call:
   `triton_resident` (the whole row in registers, rows up to 65536) and
@@ -32,6 +35,7 @@ default choice over the best peer. Implementations:
   `cuda_smem` (the row staged in shared memory, where it fits) and
   `cuda_reread` (the row read again from global memory).
 
+`--implementations` times only the labels given (`credit_c0,quack`, say).
 An implementation that does not handle a point (a Liger row over 65536, a
 resident Triton row over 65536, a CUDA row that does not fit in shared
 memory, bf16 for the fp32-only CUDA kernels) is reported as n/a.
@@ -138,6 +142,41 @@ def _liger_peers():
                                       .apply(x, g, b, 1e-5)),
         "softmax": rows_up_to_65536(LigerSoftmaxFunction.apply),
         # Liger's cross entropy loops over the row: no limit.
+        "cross_entropy": cross_entropy,
+    }
+
+
+def _quack_peers():
+    """Quack's hand-written CuTe DSL kernels with DSMEM clusters
+    (quack-kernels, on nvidia-cutlass-dsl), for the workloads it has in the
+    same form: softmax, rmsnorm, layernorm (forward) and cross-entropy with
+    its gradient in the same pass. Empty where the package is missing.
+    (Its softmax and layernorm backwards take the forward's outputs, not
+    CREDIT's inputs: another workload.)"""
+    try:
+        from quack.cross_entropy import cross_entropy_fwd
+        from quack.rmsnorm import layernorm_fwd, rmsnorm_fwd
+        from quack.softmax import softmax_fwd
+    except ImportError:
+        return {}
+    floats = {}
+
+    def float32(t):
+        # Quack's layernorm takes f32 weight and bias: converted once per
+        # tensor, outside the timed calls, as a model would store them.
+        key = (t.data_ptr(), t.dtype, t.numel())
+        if key not in floats:
+            floats[key] = t.float()
+        return floats[key]
+
+    def cross_entropy(logits, target):
+        return cross_entropy_fwd(logits, target, return_dx=True)
+
+    return {
+        "softmax": softmax_fwd,
+        "rmsnorm": lambda x, w: rmsnorm_fwd(x, w, eps=1e-6)[0],
+        "layernorm": lambda x, g, b: layernorm_fwd(x, float32(g), float32(b),
+                                                   eps=1e-5),
         "cross_entropy": cross_entropy,
     }
 
@@ -328,7 +367,8 @@ def measure_copy(torch, triton) -> float:
 
 
 def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
-        only: set[str] | None = None):
+        only: set[str] | None = None,
+        implementations: set[str] | None = None):
     import torch
     import triton
     import credit
@@ -336,6 +376,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
     start = time.time()
     peers = _torch_peers()
     liger = _liger_peers()
+    quack = _quack_peers()
     handwritten = _handwritten_peers()
     references = _references()
     copy_gbs = measure_copy(torch, triton)
@@ -373,6 +414,8 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
                "n": point.n, "bytes": nbytes, "times_ms": {}, "errors": {}}
 
         def time_it(label, fn_of):
+            if implementations is not None and label not in implementations:
+                return
             try:
                 error = _error(fn_of(*args), reference)
                 row["errors"][label] = error
@@ -415,10 +458,13 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
             if point.workload == "cross_entropy":
                 arg_sets = original
                 args = arg_sets[0]
+        if point.workload in quack:
+            time_it("quack", quack[point.workload])
         for label, functions in handwritten.items():
             if point.workload in functions:
                 time_it(label, functions[point.workload])
-        if compile_peers and time.time() - start < budget_s * 0.8:
+        if compile_peers and time.time() - start < budget_s * 0.8 and (
+                implementations is None or "torch_compile" in implementations):
             torch._dynamo.reset()
             compiled = torch.compile(peers[point.workload], dynamic=False)
             time_it("torch_compile", compiled)
@@ -445,6 +491,8 @@ def _summarize(row, copy_gbs):
         row["speedup"] = peers[row["best_peer"]] / ours
     if ours:
         row["copy_fraction"] = gbs["credit_c0"] / copy_gbs
+    if ours and "quack" in times:
+        row["speedup_vs_quack"] = times["quack"] / ours
 
 
 def _line(row) -> str:
@@ -470,7 +518,7 @@ def _absent(row, label) -> str:
 def markdown(results) -> str:
     """The table for benchmarks/RESULTS.md."""
     labels = ["credit_c0", "credit_c1", "credit_c2", "credit_c4", "credit_c8",
-              "credit_c16", "torch_eager", "torch_compile", "liger",
+              "credit_c16", "torch_eager", "torch_compile", "liger", "quack",
               "triton_resident", "triton_looped", "cuda_smem", "cuda_reread"]
     lines = [
         f"Device {results['device']}, torch {results['torch']}, triton "
@@ -503,6 +551,13 @@ def markdown(results) -> str:
         lines += ["", f"Geometric-mean speedup over the best peer: {geo:.3f}x "
                   f"({sum(s >= 1 for s in speedups)} of {len(speedups)} "
                   "points at or above 1)."]
+    against = [r["speedup_vs_quack"] for r in results["points"]
+               if r.get("speedup_vs_quack")]
+    if against:
+        geo = math.exp(sum(math.log(s) for s in against) / len(against))
+        lines += ["", f"Against Quack alone (Quack / c0, {len(against)} "
+                  f"points where it has the workload): geometric mean "
+                  f"{geo:.3f}x, lowest {min(against):.2f}x."]
     return "\n".join(lines) + "\n"
 
 
@@ -514,6 +569,9 @@ def main(argv=None) -> int:
                         help="print the table of a saved run; time nothing")
     parser.add_argument("--markdown", help="write the table here too")
     parser.add_argument("--only", help="comma-separated workloads to run")
+    parser.add_argument("--implementations",
+                        help="comma-separated labels to time (credit_c0, "
+                        "quack, ...; default: all)")
     parser.add_argument("--budget", type=float, default=480,
                         help="seconds after which no new point starts")
     parser.add_argument("--no-compile", action="store_true",
@@ -524,8 +582,10 @@ def main(argv=None) -> int:
             results = json.load(f)
     elif args.grid and args.out:
         only = set(args.only.split(",")) if args.only else None
+        implementations = set(args.implementations.split(",")) \
+            if args.implementations else None
         results = run(args.grid, args.out, args.budget, not args.no_compile,
-                      only)
+                      only, implementations)
     else:
         parser.error("give --grid and --out, or --render")
     table = markdown(results)

@@ -28,6 +28,25 @@ def test_summary_names_the_best_peer_and_the_speedup():
         row["bytes"] / 0.020 / 1e6 / 4000.0)
 
 
+def test_quack_is_a_peer_and_has_its_own_summary():
+    faster = point({"credit_c0": 0.020, "quack": 0.024, "liger": 0.030},
+                   {"credit_c0": 1e-3, "quack": 1e-3, "liger": 1e-3})
+    slower = point({"credit_c0": 0.020, "quack": 0.016},
+                   {"credit_c0": 1e-3, "quack": 1e-3})
+    without = point({"credit_c0": 0.020, "liger": 0.030},
+                    {"credit_c0": 1e-3, "liger": 1e-3})
+    assert faster["best_peer"] == "quack"
+    assert faster["speedup_vs_quack"] == pytest.approx(1.2)
+    assert slower["speedup"] == pytest.approx(0.8)
+    assert "speedup_vs_quack" not in without
+    table = bench.markdown({"device": "H200", "torch": "2.11",
+                            "triton": "3.6.0", "copy_gbs": 4000.0,
+                            "points": [faster, slower, without]})
+    assert "| liger | quack |" in table
+    assert ("Against Quack alone (Quack / c0, 2 points where it has the "
+            "workload): geometric mean 0.980x, lowest 0.80x.") in table
+
+
 def test_table_marks_unsupported_failed_and_wrong_results():
     row = point({"credit_c0": 0.020, "torch_compile": 0.030},
                 {"credit_c0": 1e-3, "torch_compile": 1e-3,
