@@ -2,8 +2,9 @@
 # Runs on the GPU machine: CREDIT's default against Quack (quack-kernels
 # 0.6.5 on nvidia-cutlass-dsl 4.8.1), on the points of the grids given
 # (default: ours decode) where Quack has the workload: softmax, rmsnorm,
-# layernorm, cross_entropy. Kernels from artifacts/quackbench (built here:
-# see the README's "Quack as a peer"). Quack's wheels come in .quack/:
+# layernorm, cross_entropy. Kernels from artifacts/quackbench (built here
+# by `python -m credit.build --suite bench-quack`; the README's "Quack as a
+# peer" has every step). Quack's wheels come in .quack/:
 # the small wheels in .quack/p1, the 92 MB nvidia-cutlass-dsl-libs-cu13
 # wheel split in three (.quack/p1/cu13.part-aa, p2/...-ab, p3/...-ac) so
 # that each part fits the device's carry limit beside the repository:
@@ -12,6 +13,7 @@
 # Extra arguments go to credit.bench (--implementations, say).
 set -uo pipefail
 GRIDS=${GRIDS:-ours decode}
+WORKLOADS=softmax,rmsnorm,layernorm,cross_entropy # suites.QUACK_WORKLOADS
 source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" quackbench
 parts=("$ROOT"/.quack/p1/cu13.part-aa "$ROOT"/.quack/p2/cu13.part-ab
   "$ROOT"/.quack/p3/cu13.part-ac)
@@ -32,7 +34,7 @@ python3 -c "import quack; print('quack', quack.__version__)" || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 status=0
 for grid in $GRIDS; do
-  python3 -m credit.bench --grid "$grid" --only softmax,rmsnorm,layernorm,cross_entropy \
+  python3 -m credit.bench --grid "$grid" --only "$WORKLOADS" \
     --implementations "${IMPLEMENTATIONS:-credit_c0,quack}" --no-compile \
     --budget "${BUDGET:-200}" --out "$LOGS/quack-$grid.json" \
     --markdown "$LOGS/quack-$grid.md" "$@" 2>&1 | grep -v "^|" | tail -4 || status=1

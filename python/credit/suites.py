@@ -309,10 +309,22 @@ def decode_points() -> list[Point]:
             for m in (1, 4, 8, 32)]
 
 
-def _bench_requests(points) -> list[Request]:
+def _bench_requests(points, clusters=BENCH_CLUSTERS) -> list[Request]:
     return list(dict.fromkeys(
         Request(p.workload, p.dtype, p.n, c, WORKLOADS[p.workload].eps)
-        for p in points for c in BENCH_CLUSTERS))
+        for p in points for c in clusters))
+
+
+#: The workloads Quack has in CREDIT's form (credit.bench's `quack` peer).
+QUACK_WORKLOADS = ("softmax", "rmsnorm", "layernorm", "cross_entropy")
+
+
+def quack_bench_requests() -> list[Request]:
+    """CREDIT's default (cluster 0) at the points of our grid and the
+    decode grid where Quack has the workload (scripts/device_quack.sh)."""
+    return _bench_requests(
+        [p for p in our_points() + decode_points()
+         if p.workload in QUACK_WORKLOADS], clusters=(0,))
 
 
 #: Shared staging over eight sweeps, two CTAs a row.
@@ -358,6 +370,7 @@ SUITES = {
     "bench-ours": lambda: _bench_requests(our_points()),
     "bench-paper": lambda: _bench_requests(paper_points()),
     "bench-decode": lambda: _bench_requests(decode_points()),
+    "bench-quack": quack_bench_requests,
     "gpu": lambda: gpu_requests() + api_requests() + shard_requests(),
     "shards": shard_requests,
     "bench-distributed": distributed_bench_requests,

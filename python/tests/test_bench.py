@@ -85,3 +85,22 @@ def test_render_prints_a_saved_run(tmp_path, capsys):
 def test_a_run_needs_a_grid_and_an_output():
     with pytest.raises(SystemExit):
         bench.main(["--grid", "paper"])
+
+
+def test_quack_requests_are_the_default_at_quacks_workloads():
+    from credit import suites
+    requests = suites.SUITES["bench-quack"]()
+    assert {r.cluster for r in requests} == {0}
+    assert {r.workload for r in requests} == set(suites.QUACK_WORKLOADS)
+    # Every N of both grids' points with those workloads.
+    wanted = {(p.workload, p.dtype, p.n)
+              for p in suites.our_points() + suites.decode_points()
+              if p.workload in suites.QUACK_WORKLOADS}
+    assert {(r.workload, r.dtype, r.n) for r in requests} == wanted
+
+
+def test_no_quack_peer_without_the_package(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "quack", None)  # import fails
+    monkeypatch.setitem(sys.modules, "quack.softmax", None)
+    assert bench._quack_peers() == {}
