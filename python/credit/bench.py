@@ -52,6 +52,7 @@ import math
 import subprocess
 import sys
 import time
+import weakref
 
 from . import suites
 from .peers import NotApplicable
@@ -163,11 +164,13 @@ def _quack_peers():
 
     def float32(t):
         # Quack's layernorm takes f32 weight and bias: converted once per
-        # tensor, outside the timed calls, as a model would store them.
-        key = (t.data_ptr(), t.dtype, t.numel())
-        if key not in floats:
-            floats[key] = t.float()
-        return floats[key]
+        # tensor, outside the timed calls, as a model would store them. The
+        # copy lives as long as the tensor (an address is reused once it is
+        # freed, so it cannot be the key).
+        if id(t) not in floats:
+            floats[id(t)] = t.float()
+            weakref.finalize(t, floats.pop, id(t), None)
+        return floats[id(t)]
 
     def cross_entropy(logits, target):
         return cross_entropy_fwd(logits, target, return_dx=True)
