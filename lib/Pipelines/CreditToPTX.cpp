@@ -63,6 +63,7 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   }
   if (options.onlineSoftmax)
     pm.addPass(createCreditOnlineSoftmax());
+  pm.addPass(createCreditNarrowIndices());
   if (!options.splitPart.empty())
     pm.addPass(createCreditSplitStages(
         CreditSplitStagesOptions{options.splitPart, options.splitShards}));

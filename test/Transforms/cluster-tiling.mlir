@@ -62,7 +62,8 @@ func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096
 // Shared-memory staging: the first stage copies the slice to dynamic shared
 // memory as it reduces; later stages and the epilogue read it back. With one
 // warp per row group, no block scratch; with one CTA, no cluster ops. Row
-// values that do not depend on an element (the mean) stay scalar.
+// values that do not depend on an element (the mean) stay scalar. bf16
+// widens by integer shifts and masks of its 32-bit words, not extf.
 
 // CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2048_c1t32e16_shared = {
 // CHECK-SAME: dynamic_shared_memory = 4096
@@ -76,6 +77,12 @@ func.func @host(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096
 // CHECK: scf.for
 // CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<global>>, vector<8xbf16>
 // CHECK: vector.store {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-NOT: arith.extf
+// CHECK: %[[WORDS:.*]] = vector.bitcast %{{.*}} : vector<8xbf16> to vector<4xi32>
+// CHECK: %[[FIRST:.*]] = arith.shli %[[WORDS]], %{{.*}} : vector<4xi32>
+// CHECK: %[[SECOND:.*]] = arith.andi %[[WORDS]], %{{.*}} : vector<4xi32>
+// CHECK: %[[BITS:.*]] = vector.shuffle %[[FIRST]], %[[SECOND]] [0, 4, 1, 5, 2, 6, 3, 7] : vector<4xi32>, vector<4xi32>
+// CHECK: arith.bitcast %[[BITS]] : vector<8xi32> to vector<8xf32>
 // CHECK: credit.block_reduce [add] {{.*}} {group_threads = 32 : i32} : f32
 // CHECK: vector.load {{.*}} : memref<?xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: %[[MEAN:.*]] = arith.divf {{.*}} : f32
@@ -351,4 +358,41 @@ func.func @one_warp_async(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> ten
       credit.yield %r : f32
     }
   return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// f16 widens with extf (one conversion per element already), and so does
+// bf16 loaded one element at a time (no 32-bit words to split).
+
+// CHECK-LABEL: module attributes {credit.kernels = {widen_f16_f16_n2048_c1t256e8 = {
+// CHECK: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+// CHECK-NOT: vector.bitcast
+// CHECK: gpu.return
+func.func @widen_f16(%x: tensor<?x2048xf16>, %o: tensor<?x2048xf16>) -> tensor<?x2048xf16> {
+  %r = credit.rowwise "widen_f16" ins(%x : tensor<?x2048xf16>) outs(%o : tensor<?x2048xf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x2048xf16>
+}
+
+// -----
+
+// CHECK-LABEL: module attributes {credit.kernels = {widen_odd_bf16_n2047_c1t256e8 = {
+// CHECK: arith.extf %{{.*}} : vector<1xbf16> to vector<1xf32>
+// CHECK-NOT: vector.bitcast
+// CHECK: gpu.return
+func.func @widen_odd(%x: tensor<?x2047xbf16>, %o: tensor<?x2047xbf16>) -> tensor<?x2047xbf16> {
+  %r = credit.rowwise "widen_odd" ins(%x : tensor<?x2047xbf16>) outs(%o : tensor<?x2047xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 1, elems = 8>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x2047xbf16>
 }

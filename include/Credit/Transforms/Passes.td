@@ -97,6 +97,36 @@ def CreditOnlineSoftmax : Pass<"credit-online-softmax"> {
   }];
 }
 
+def CreditNarrowIndices : Pass<"credit-narrow-indices"> {
+  let summary = "Compares the column index with per-row values in 32 bits";
+  let description = [{
+    In the element regions of `credit.rowwise` ops, rewrites each
+    `arith.cmpi` between the column index (the index itself, or an index
+    cast of it to a wider integer) and a value that is the same for the
+    whole row (a scalar input, an earlier stage's result, a constant, or
+    what the region computes from those) into a compare of i32 values: the
+    per-row side is clamped into [-1, N] and truncated. A column is below
+    N, so the result is the same for every predicate and every value:
+
+    ```mlir
+    %ji = arith.index_cast %j : index to i64
+    %hit = arith.cmpi eq, %ji, %t : i64
+    // becomes
+    %j32 = arith.index_castui %j : index to i32
+    %lo = arith.maxsi %t, %c-1 : i64
+    %hi = arith.minsi %lo, %cN : i64
+    %t32 = arith.trunci %hi : i64 to i32
+    %hit = arith.cmpi eq, %j32, %t32 : i32
+    ```
+
+    Index and i64 work takes two instructions per element on the GPU and
+    keeps the column's lanes in 64 bits; the clamp is computed once per
+    row. Compares nested in region-holding ops, and compares with values
+    that vary along the row, are left alone. `credit-to-ptx` runs this
+    pass.
+  }];
+}
+
 def CreditSplitStages : Pass<"credit-split-stages", "::mlir::ModuleOp"> {
   let summary = "Splits a row-wise op into the part that reduces a row's "
                 "shard and the part that combines the shards' partials";

@@ -103,7 +103,28 @@ Value KernelEmitter::toComputeType(Value value) {
   auto type = cast<VectorType>(value.getType());
   if (!isa<FloatType>(type.getElementType()) || type.getElementType().isF32())
     return value;
-  return arith::ExtFOp::create(b, loc, vectorOf(b.getF32Type()), value);
+  if (!type.getElementType().isBF16() || plan.vector % 2 != 0)
+    return arith::ExtFOp::create(b, loc, vectorOf(b.getF32Type()), value);
+  // A bf16 is the upper half of the f32 it extends to. Per 32-bit word of
+  // two bf16 (the first in the low half): the first is the word shifted
+  // left by 16, the second the word with its low half cleared. One integer
+  // instruction per element, where the conversion's unpacking takes two for
+  // every upper half.
+  int64_t words = plan.vector / 2;
+  auto wordType = VectorType::get({words}, b.getI32Type());
+  Value packed = vector::BitCastOp::create(b, loc, wordType, value);
+  auto splat = [&](uint32_t bits) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, wordType,
+        DenseElementsAttr::get(wordType, b.getI32IntegerAttr(bits)));
+  };
+  Value first = arith::ShLIOp::create(b, loc, packed, splat(16));
+  Value second = arith::AndIOp::create(b, loc, packed, splat(0xFFFF0000u));
+  SmallVector<int64_t> interleave;
+  for (int64_t word = 0; word < words; ++word)
+    interleave.append({word, words + word});
+  Value bits = vector::ShuffleOp::create(b, loc, first, second, interleave);
+  return arith::BitcastOp::create(b, loc, vectorOf(b.getF32Type()), bits);
 }
 
 void KernelEmitter::loadBroadcastRegisters() {
