@@ -226,6 +226,10 @@ static constexpr int64_t kMaxCandidateChunks = 32;
 /// The fewest elements per CTA of a split row's candidates: shorter parts
 /// cost more in exchanges than they gain in parallelism.
 static constexpr int64_t kMinSplitPart = 2048;
+/// The fewest threads per CTA of a split row's candidates: smaller CTAs
+/// never measured fastest (0 of 226 evaluation points, 2026-12-02) and the
+/// model underestimates them by up to 1.45x.
+static constexpr int64_t kMinSplitThreads = 128;
 
 /// The candidates of `op` with `onlyCluster` CTAs (any when 0). Relaxed,
 /// for a forced cluster size that no strict candidate has: 32-thread CTAs,
@@ -291,6 +295,8 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         if (!relaxed && threads * elems * (ctasPerRow - 1) >= n)
           continue;
         if (!relaxed && threads > 64 && threads * elems >= 2 * perCta)
+          continue;
+        if (splits > 1 && threads < kMinSplitThreads)
           continue;
         registers |=
             add(cluster, threads, elems, 1, Staging::Registers, splits);

@@ -7,6 +7,7 @@
 // RUN: not credit-opt %s --credit-cost-model=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: not credit-opt %s --credit-cost-model="profile=%S/Inputs/profile.json rows=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: credit-opt %s --split-input-file --credit-cost-model="remarks=false" | FileCheck %s --check-prefix=BUILTIN
+// RUN: credit-opt %s --split-input-file --credit-cost-model="profile=%S/Inputs/profile.json remarks=false" | FileCheck %s --check-prefix=SPLITCTA
 
 // Every candidate with its predicted time, fastest first, at the op's M;
 // a remark names the choice, what bounds it, the runner-up and the best
@@ -16,6 +17,12 @@
 // clusters).
 // CHECK-LABEL: func.func @long_rows
 // CHECK: cost = #credit.cost<rows = 64, profitable = true, candidates = [#credit.tiling<{{[^>]*(cluster = (2|4|8|16)|splits = )[^>]*}}> = {{[0-9.e+]+}}, #credit.tiling<
+// Split rows are not offered on CTAs of fewer than 128 threads (never
+// the fastest in the evaluation, underestimated by the model).
+// SPLITCTA-LABEL: func.func @long_rows
+// SPLITCTA: cost = #credit.cost<rows = 64, profitable = true, candidates = [
+// SPLITCTA-NOT: threads = {{(32|64)}},{{[^>]*}}splits =
+// SPLITCTA: return
 // ROWS-LABEL: func.func @long_rows
 // ROWS: cost = #credit.cost<rows = 64,
 // BUILTIN: cost = #credit.cost<rows = 64,
