@@ -13,8 +13,9 @@
 # Extra arguments go to credit.bench (--implementations, say).
 set -uo pipefail
 GRIDS=${GRIDS:-ours decode}
-WORKLOADS=softmax,rmsnorm,layernorm,cross_entropy # suites.QUACK_WORKLOADS
 source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" quackbench
+WORKLOADS=$(python3 -c \
+  "from credit import suites; print(','.join(suites.QUACK_WORKLOADS))") || exit 1
 parts=("$ROOT"/.quack/p1/cu13.part-aa "$ROOT"/.quack/p2/cu13.part-ab
   "$ROOT"/.quack/p3/cu13.part-ac)
 for part in "${parts[@]}"; do
