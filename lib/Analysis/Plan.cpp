@@ -205,13 +205,21 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
                     plan.numOutputs + plan.numScalarOutputs +
                     plan.numColumnSums;
   double perElement;
-  if (plan.staging == Staging::Registers)
-    perElement = 1.0 * plan.numInputs +
-                 (plan.broadcastsInRegisters ? 1.1 * plan.numBroadcasts : 0) +
+  if (plan.staging == Staging::Registers) {
+    // Staged values in 32-bit registers: 16-bit values stay packed.
+    double inputs = plan.packedRegisters ? plan.inputBytesPerColumn / 4.0
+                                         : double(plan.numInputs);
+    double broadcasts =
+        plan.packedRegisters ? plan.broadcastBytesPerColumn / 4.0
+                             : double(plan.numBroadcasts);
+    perElement = 1.0 * inputs +
+                 (plan.broadcastsInRegisters ? 1.1 * broadcasts : 0) +
                  1.7 * plan.numColumnSums + 0.13 * plan.carriedValues +
-                 1.6 * plan.indexValues + 0.28 * plan.exponentials;
-  else
+                 1.6 * plan.indexValues +
+                 (plan.packedRegisters ? 0 : 0.28 * plan.exponentials);
+  } else {
     perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
+  }
   return static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
                                           0.37 * plan.chunks +
                                           plan.elems * perElement));
@@ -339,6 +347,11 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.grid = GridPolicy::OneWave;
   plan.broadcastsInRegisters = plan.staging == Staging::Registers &&
                                plan.grid != GridPolicy::RowGroupPerCluster;
+  auto narrow = [](Value operand) { return elementBytes(operand) < 4; };
+  plan.packedRegisters =
+      plan.staging == Staging::Registers &&
+      (llvm::any_of(op.getInputs(), narrow) ||
+       (plan.broadcastsInRegisters && llvm::any_of(op.getBroadcasts(), narrow)));
   // Traffic per row. Regions read a row input (with rereads) or a broadcast
   // input (without registers staging) only where they use it.
   SmallVector<Region *> regions;

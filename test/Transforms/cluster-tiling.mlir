@@ -291,10 +291,10 @@ func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf3
 // CHECK: arith.cmpf oeq
 // CHECK: math.exp {{.*}} : f32
 // CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK: vector.reduction <add>
 // CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK: vector.reduction <add>
 // CHECK-NOT: math.exp
-// CHECK: vector.reduction <add>
-// CHECK: vector.reduction <add>
 // CHECK: scf.yield
 // CHECK: credit.block_reduce [max, addexp]
 // CHECK: credit.cluster_reduce [max, addexp]
@@ -367,7 +367,7 @@ func.func @one_warp_async(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> ten
 
 // CHECK-LABEL: module attributes {credit.kernels = {widen_f16_f16_n2048_c1t256e8 = {
 // CHECK: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
-// CHECK-NOT: vector.bitcast
+// CHECK-NOT: arith.shli
 // CHECK: gpu.return
 func.func @widen_f16(%x: tensor<?x2048xf16>, %o: tensor<?x2048xf16>) -> tensor<?x2048xf16> {
   %r = credit.rowwise "widen_f16" ins(%x : tensor<?x2048xf16>) outs(%o : tensor<?x2048xf16>)
@@ -384,7 +384,7 @@ func.func @widen_f16(%x: tensor<?x2048xf16>, %o: tensor<?x2048xf16>) -> tensor<?
 
 // CHECK-LABEL: module attributes {credit.kernels = {widen_odd_bf16_n2047_c1t256e8 = {
 // CHECK: arith.extf %{{.*}} : vector<1xbf16> to vector<1xf32>
-// CHECK-NOT: vector.bitcast
+// CHECK-NOT: arith.shli
 // CHECK: gpu.return
 func.func @widen_odd(%x: tensor<?x2047xbf16>, %o: tensor<?x2047xbf16>) -> tensor<?x2047xbf16> {
   %r = credit.rowwise "widen_odd" ins(%x : tensor<?x2047xbf16>) outs(%o : tensor<?x2047xbf16>)
@@ -395,4 +395,103 @@ func.func @widen_odd(%x: tensor<?x2047xbf16>, %o: tensor<?x2047xbf16>) -> tensor
       credit.yield %r : f32
     }
   return %r : tensor<?x2047xbf16>
+}
+
+// -----
+
+// Registers staging of bf16 keeps the loaded words (half the registers of
+// the widened values): the stage widens them as loaded, the epilogue widens
+// them again from the words xor the pass's opaque zero (bit 63 of the
+// cycle counter), so that no compiler merges the two widenings and keeps
+// the f32 values live across the exchange.
+
+// CHECK-LABEL: module attributes {credit.kernels = {packed_bf16_n4096_c2t256e8 = {
+// CHECK: %[[RAW:.*]] = vector.load {{.*}} vector<8xbf16>
+// CHECK: %[[W0:.*]] = vector.bitcast %[[RAW]] : vector<8xbf16> to vector<4xi32>
+// CHECK: arith.shli %[[W0]]
+// CHECK: credit.cluster_reduce [add]
+// CHECK: %[[ZERO:[0-9]+]] = llvm.inline_asm has_side_effects {{.*}}%clock64
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[ZERO]] : i32 to vector<4xi32>
+// CHECK: %[[W1:.*]] = vector.bitcast %[[RAW]] : vector<8xbf16> to vector<4xi32>
+// CHECK: %[[X:.*]] = arith.xori %[[W1]], %[[SPLAT]] : vector<4xi32>
+// CHECK: %[[B:.*]] = vector.bitcast %[[X]] : vector<4xi32> to vector<8xbf16>
+// CHECK: %[[W2:.*]] = vector.bitcast %[[B]] : vector<8xbf16> to vector<4xi32>
+// CHECK: arith.shli %[[W2]]
+// CHECK: gpu.return
+func.func @packed(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  %r = credit.rowwise "packed" ins(%x : tensor<?x4096xbf16>) outs(%o : tensor<?x4096xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 8, elems = 8>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xbf16>
+}
+
+// -----
+
+// With packed registers an addexp stage rescales its sum chunk by chunk
+// (the maximum of a chunk, the rescale, the chunk's exponentials), so no
+// chunk's widened values wait for the last chunk's maximum.
+
+// CHECK-LABEL: module attributes {credit.kernels = {packed_online_bf16_n4096_c1t256e16 = {
+// CHECK: vector.reduction <maximumf>
+// CHECK: math.exp {{.*}} : f32
+// CHECK: math.exp {{.*}} : vector<8xf32>
+// CHECK: vector.reduction <add>
+// CHECK: vector.reduction <maximumf>
+// CHECK: math.exp {{.*}} : f32
+// CHECK: math.exp {{.*}} : vector<8xf32>
+// CHECK: vector.reduction <add>
+// CHECK: credit.block_reduce [max, addexp]
+func.func @packed_online(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  %r = credit.rowwise "packed_online" ins(%x : tensor<?x4096xbf16>) outs(%o : tensor<?x4096xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 16>}
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xbf16>
+}
+
+// -----
+
+// f32 rows in registers and bf16 rows staged in shared memory have nothing
+// packed to widen again: no opaque zero.
+
+// CHECK-LABEL: module attributes {credit.kernels = {unpacked_f32_n4096_c2t256e8 = {
+// CHECK-NOT: %clock64
+// CHECK: gpu.return
+func.func @unpacked(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "unpacked" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// CHECK-LABEL: module attributes {credit.kernels = {unpacked_bf16_n4096_c2t256e8_shared = {
+// CHECK-NOT: %clock64
+// CHECK: gpu.return
+func.func @unpacked_shared(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  %r = credit.rowwise "unpacked" ins(%x : tensor<?x4096xbf16>) outs(%o : tensor<?x4096xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 8, elems = 8, staging = shared>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xbf16>
 }

@@ -162,6 +162,11 @@ struct KernelPlan {
   /// Registers staging on a CTA that loops over rows: the broadcast inputs
   /// are loaded once and kept; otherwise they are loaded where used.
   bool broadcastsInRegisters = false;
+  /// Registers staging of 16-bit row inputs or kept broadcasts: they stay
+  /// packed in their storage type and are widened at each use, and the
+  /// online softmax's sums are rescaled chunk by chunk, so that no widened
+  /// value lives across a pass.
+  bool packedRegisters = false;
   int64_t ctasPerSM = 0;
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
   /// Resident warps over the SM's maximum.

@@ -72,8 +72,11 @@ struct RowState {
   SmallVector<Value> scalars;
   SmallVector<Value> inputOffsets;
   SmallVector<Value> outputOffsets;
-  /// Registers staging: the loaded chunks, [input][chunk], compute type.
+  /// Registers staging: the loaded chunks, [input][chunk], storage type.
   SmallVector<SmallVector<Value>> registers;
+  /// The current pass's zero (see KernelEmitter::beginPass); null where
+  /// registers hold no 16-bit chunks.
+  Value opaqueZero;
 };
 
 /// Builds the kernel of one credit.rowwise op from its plan.
@@ -147,6 +150,16 @@ private:
   void storeVector(Value value, Value view, Value index, Value valid);
   /// Extends float vectors to f32.
   Value toComputeType(Value value);
+  /// Starts a pass over the slice (a reduction stage or the epilogue):
+  /// where registers hold 16-bit chunks, a zero of the pass's own that
+  /// neither LLVM nor ptxas can see is zero (see widenStaged).
+  void beginPass(RowState &state);
+  /// A registers-staged chunk in the compute type. 16-bit chunks stay in
+  /// their storage type (half the registers) and are widened at each use;
+  /// a `reuse` (a later pass, or a broadcast in the row loop) widens the
+  /// bits xor the pass's zero, else the compilers would merge it with the
+  /// first pass's widening and keep the wide values live in between.
+  Value widenStaged(RowState &state, Value raw, bool reuse);
   /// Registers staging: the broadcast inputs, once per CTA.
   void loadBroadcastRegisters();
   /// Registers staging: the CTA's slice of each row input.
@@ -155,7 +168,8 @@ private:
   /// (`numStages` is the epilogue).
   Value getInput(RowState &state, unsigned input, unsigned chunk,
                  const ChunkPosition &pos, unsigned stage);
-  Value getBroadcast(unsigned input, unsigned chunk, const ChunkPosition &pos);
+  Value getBroadcast(RowState &state, unsigned input, unsigned chunk,
+                     const ChunkPosition &pos);
   /// The arguments of an element region at `pos`.
   SmallVector<Value> getElementArgs(Block &block, RowState &state,
                                     unsigned chunk, const ChunkPosition &pos,
@@ -235,7 +249,8 @@ private:
   SmallVector<Value> inputViews, inputStrides, broadcastViews, scalarViews,
       outputViews, outputStrides, scalarOutputViews, columnSumViews;
   SmallVector<Value> stagedViews;
-  /// Registers staging: broadcast chunks loaded once, [input][chunk].
+  /// Registers staging: broadcast chunks loaded once, [input][chunk],
+  /// storage type.
   SmallVector<SmallVector<Value>> broadcastRegisters;
   memref::GlobalOp blockScratchGlobal, clusterScratchGlobal,
       gridScratchGlobal, clusterBarriersGlobal;

@@ -11,6 +11,7 @@
 
 #include "KernelEmitter.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -127,6 +128,46 @@ Value KernelEmitter::toComputeType(Value value) {
   return arith::BitcastOp::create(b, loc, vectorOf(b.getF32Type()), bits);
 }
 
+void KernelEmitter::beginPass(RowState &state) {
+  if (!plan.packedRegisters) {
+    state.opaqueZero = Value();
+    return;
+  }
+  // Bit 63 of the SM's cycle counter: zero for decades at any GPU clock
+  // (146 years at 2 GHz), but neither LLVM nor ptxas can know it, so each
+  // pass's zero is a value of its own.
+  state.opaqueZero =
+      LLVM::InlineAsmOp::create(
+          b, loc, b.getI32Type(), ValueRange(),
+          "{ .reg .b64 t; mov.u64 t, %clock64; shr.u64 t, t, 63; "
+          "cvt.u32.u64 $0, t; }",
+          "=r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr())
+          .getResult(0);
+}
+
+Value KernelEmitter::widenStaged(RowState &state, Value raw, bool reuse) {
+  auto type = cast<VectorType>(raw.getType());
+  if (reuse && state.opaqueZero && !type.getElementType().isF32()) {
+    // The raw bits xor the pass's zero: whole 32-bit words where the vector
+    // has them, else one 16-bit half.
+    int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+    Type word = bits % 32 == 0 ? b.getI32Type() : b.getI16Type();
+    auto wordsType =
+        VectorType::get({bits / word.getIntOrFloatBitWidth()}, word);
+    Value zero = state.opaqueZero;
+    if (!word.isInteger(32))
+      zero = arith::TruncIOp::create(b, loc, word, zero);
+    Value words = arith::XOrIOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, wordsType, raw),
+        vector::BroadcastOp::create(b, loc, wordsType, zero));
+    raw = vector::BitCastOp::create(b, loc, type, words);
+  }
+  return toComputeType(raw);
+}
+
 void KernelEmitter::loadBroadcastRegisters() {
   if (!plan.broadcastsInRegisters)
     return;
@@ -134,8 +175,8 @@ void KernelEmitter::loadBroadcastRegisters() {
     SmallVector<Value> loaded;
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(index(0), chunk, Value());
-      loaded.push_back(toComputeType(loadVector(
-          broadcastViews[i], pos.column, elementTypeOf(input), pos.valid)));
+      loaded.push_back(loadVector(broadcastViews[i], pos.column,
+                                  elementTypeOf(input), pos.valid));
     }
     broadcastRegisters.push_back(loaded);
   }
@@ -148,9 +189,9 @@ void KernelEmitter::loadRowRegisters(RowState &state) {
     SmallVector<Value> loaded;
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(index(0), chunk, state.rowValid);
-      loaded.push_back(toComputeType(
-          loadVector(inputViews[i], add(state.inputOffsets[i], pos.column),
-                     elementTypeOf(input), pos.valid)));
+      loaded.push_back(loadVector(inputViews[i],
+                                  add(state.inputOffsets[i], pos.column),
+                                  elementTypeOf(input), pos.valid));
     }
     state.registers.push_back(loaded);
   }
@@ -161,7 +202,7 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
   Type element = elementTypeOf(op.getInputs()[input]);
   switch (plan.staging) {
   case Staging::Registers:
-    return state.registers[input][chunk];
+    return widenStaged(state, state.registers[input][chunk], stage > 0);
   case Staging::Shared: {
     Value staged = stagedViews[input];
     Value local = plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
@@ -182,10 +223,11 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
   llvm_unreachable("unknown staging");
 }
 
-Value KernelEmitter::getBroadcast(unsigned input, unsigned chunk,
-                                  const ChunkPosition &pos) {
+Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
+                                  unsigned chunk, const ChunkPosition &pos) {
   if (plan.broadcastsInRegisters)
-    return broadcastRegisters[input][chunk];
+    return widenStaged(state, broadcastRegisters[input][chunk],
+                       /*reuse=*/true);
   Type element = elementTypeOf(op.getBroadcasts()[input]);
   return toComputeType(
       loadVector(broadcastViews[input], pos.column, element, pos.inRange));
@@ -225,7 +267,7 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
       args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
                                                b.getF32FloatAttr(0.0)));
     else
-      args.push_back(getBroadcast(i, chunk, pos));
+      args.push_back(getBroadcast(state, i, chunk, pos));
   }
   llvm::append_range(args, state.scalars);
   llvm::append_range(args, results);
