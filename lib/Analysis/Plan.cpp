@@ -189,8 +189,9 @@ static bool isUsed(Region &region, unsigned index) {
 
 /// Registers per thread, estimated from what a thread keeps live: a fixed
 /// part, a 64-bit address per pointer operand, some per vector access, and
-/// per element of its slice the staged row and broadcast values (held in
-/// f32), column sums, values carried from one stage to a later region, and
+/// per element of its slice the staged row and broadcast values (one
+/// register each: where registers hold 16-bit values packed, ptxas left
+/// free still takes about as many, see packedRegisters), column sums, values carried from one stage to a later region, and
 /// 64-bit column indices where a region uses them, and the exponentials of
 /// the online softmax. The coefficients are a least-squares fit to ptxas -v
 /// over the 2604 candidate kernels of the cost-model evaluation
@@ -205,21 +206,13 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
                     plan.numOutputs + plan.numScalarOutputs +
                     plan.numColumnSums;
   double perElement;
-  if (plan.staging == Staging::Registers) {
-    // Staged values in 32-bit registers: 16-bit values stay packed.
-    double inputs = plan.packedRegisters ? plan.inputBytesPerColumn / 4.0
-                                         : double(plan.numInputs);
-    double broadcasts =
-        plan.packedRegisters ? plan.broadcastBytesPerColumn / 4.0
-                             : double(plan.numBroadcasts);
-    perElement = 1.0 * inputs +
-                 (plan.broadcastsInRegisters ? 1.1 * broadcasts : 0) +
+  if (plan.staging == Staging::Registers)
+    perElement = 1.0 * plan.numInputs +
+                 (plan.broadcastsInRegisters ? 1.1 * plan.numBroadcasts : 0) +
                  1.7 * plan.numColumnSums + 0.13 * plan.carriedValues +
-                 1.6 * plan.indexValues +
-                 (plan.packedRegisters ? 0 : 0.28 * plan.exponentials);
-  } else {
+                 1.6 * plan.indexValues + 0.28 * plan.exponentials;
+  else
     perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
-  }
   return static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
                                           0.37 * plan.chunks +
                                           plan.elems * perElement));
