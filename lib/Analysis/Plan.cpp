@@ -340,11 +340,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.grid = GridPolicy::OneWave;
   plan.broadcastsInRegisters = plan.staging == Staging::Registers &&
                                plan.grid != GridPolicy::RowGroupPerCluster;
-  auto narrow = [](Value operand) { return elementBytes(operand) < 4; };
-  plan.packedRegisters =
-      plan.staging == Staging::Registers &&
-      (llvm::any_of(op.getInputs(), narrow) ||
-       (plan.broadcastsInRegisters && llvm::any_of(op.getBroadcasts(), narrow)));
   // Traffic per row. Regions read a row input (with rereads) or a broadcast
   // input (without registers staging) only where they use it.
   SmallVector<Region *> regions;
@@ -449,6 +444,12 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.exponentials += llvm::count(combiners, CombinerKind::AddExp);
   }
   plan.opsPerElement += plan.numInputs + plan.numOutputs + plan.numColumnSums;
+
+  auto narrow = [](Value operand) { return elementBytes(operand) < 4; };
+  plan.packedRegisters =
+      plan.staging == Staging::Registers && plan.exponentials == 0 &&
+      (llvm::any_of(op.getInputs(), narrow) ||
+       (plan.broadcastsInRegisters && llvm::any_of(op.getBroadcasts(), narrow)));
 
   if (plan.staging == Staging::Registers)
     plan.stagedValues =

@@ -162,10 +162,12 @@ struct KernelPlan {
   /// Registers staging on a CTA that loops over rows: the broadcast inputs
   /// are loaded once and kept; otherwise they are loaded where used.
   bool broadcastsInRegisters = false;
-  /// Registers staging of 16-bit row inputs or kept broadcasts: they stay
-  /// packed in their storage type and are widened at each use, and the
-  /// online softmax's sums are rescaled chunk by chunk, so that no widened
-  /// value lives across a pass.
+  /// Registers staging of 16-bit row inputs or kept broadcasts, in an op
+  /// without addexp stages: they stay packed in their storage type (half the
+  /// registers) and are widened at each use. An addexp stage needs its
+  /// maximum before its exponentials; there, keeping the widened values
+  /// through the stage (or rescaling chunk by chunk) measured no faster, so
+  /// its values stay widened (benchmarks/RESULTS.md, 2026-12-02).
   bool packedRegisters = false;
   int64_t ctasPerSM = 0;
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;

@@ -78,7 +78,7 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
   if (op.getEpilogue().empty())
     return llvm::to_vector(columnSums);
   Block &block = op.getEpilogue().front();
-  beginPass(state);
+  beginPass(state, plan.numStages);
   return forEachSweep(columnSums, [&](Value sweep, SmallVector<Value> sums) {
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);

@@ -210,6 +210,7 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("staged_values", i64(plan.stagedValues)),
       entry("carried_values", i64(plan.carriedValues)),
       entry("exponentials", i64(plan.exponentials)),
+      entry("index_values", i64(plan.indexValues)),
       entry("estimated_registers", i64(plan.estimatedRegisters)),
       entry("register_budget", i64(plan.registerBudget)),
       entry("ctas_per_sm", i64(plan.ctasPerSM)),

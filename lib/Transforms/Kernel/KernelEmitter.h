@@ -72,7 +72,8 @@ struct RowState {
   SmallVector<Value> scalars;
   SmallVector<Value> inputOffsets;
   SmallVector<Value> outputOffsets;
-  /// Registers staging: the loaded chunks, [input][chunk], storage type.
+  /// Registers staging: the loaded chunks, [input][chunk], in the storage
+  /// type where the plan packs them, else the compute type.
   SmallVector<SmallVector<Value>> registers;
   /// The current pass's zero (see KernelEmitter::beginPass); null where
   /// registers hold no 16-bit chunks.
@@ -151,14 +152,14 @@ private:
   /// Extends float vectors to f32.
   Value toComputeType(Value value);
   /// Starts a pass over the slice (a reduction stage or the epilogue):
-  /// where registers hold 16-bit chunks, a zero of the pass's own that
-  /// neither LLVM nor ptxas can see is zero (see widenStaged).
-  void beginPass(RowState &state);
-  /// A registers-staged chunk in the compute type. 16-bit chunks stay in
-  /// their storage type (half the registers) and are widened at each use;
-  /// a `reuse` (a later pass, or a broadcast in the row loop) widens the
-  /// bits xor the pass's zero, else the compilers would merge it with the
-  /// first pass's widening and keep the wide values live in between.
+  /// with packed registers (KernelPlan::packedRegisters), a zero of the
+  /// pass's own that neither LLVM nor ptxas can see is zero.
+  /// `pass`: the stage's index, numStages for the epilogue.
+  void beginPass(RowState &state, unsigned pass);
+  /// A packed registers-staged chunk in the compute type. A `reuse` (a
+  /// later pass, or a broadcast in the row loop) widens the bits xor the
+  /// pass's zero: else LLVM or ptxas merge it with the first pass's
+  /// widening and keep the wide values live across the exchange.
   Value widenStaged(RowState &state, Value raw, bool reuse);
   /// Registers staging: the broadcast inputs, once per CTA.
   void loadBroadcastRegisters();
@@ -250,7 +251,7 @@ private:
       outputViews, outputStrides, scalarOutputViews, columnSumViews;
   SmallVector<Value> stagedViews;
   /// Registers staging: broadcast chunks loaded once, [input][chunk],
-  /// storage type.
+  /// packed as the row's chunks are.
   SmallVector<SmallVector<Value>> broadcastRegisters;
   memref::GlobalOp blockScratchGlobal, clusterScratchGlobal,
       gridScratchGlobal, clusterBarriersGlobal;

@@ -166,7 +166,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     if (kinds[k] == CombinerKind::AddExp)
       partners.insert(*getExpPartner(kinds, k));
 
-  beginPass(state);
+  beginPass(state, stage);
   SmallVector<Value> partials = forEachSweep(init, [&](Value sweep,
                                                        SmallVector<Value> accs) {
     SmallVector<Value> next = accs;
@@ -180,75 +180,58 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
       return valid ? arith::SelectOp::create(b, loc, valid, combined, acc)
                    : combined;
     };
-    // addexp sums exponentials relative to its partner's maximum: rescale
-    // the sums from `before` to the maximum now in `next`, then add the
-    // terms of `chunks`.
-    auto addExpTerms = [&](ArrayRef<Value> before,
-                           ArrayRef<SmallVector<Value>> chunks,
-                           ArrayRef<Value> chunksValid) {
-      for (unsigned partner : partners) {
-        Value shift = createExpShift(b, loc, next[partner]);
-        Value scale = math::ExpOp::create(
-            b, loc, arith::SubFOp::create(b, loc, before[partner], shift));
-        Value shifts = vector::BroadcastOp::create(
-            b, loc, vectorOf(b.getF32Type()), shift);
-        SmallVector<unsigned> ours;
-        for (unsigned k = 0; k < kinds.size(); ++k)
-          if (kinds[k] == CombinerKind::AddExp &&
-              *getExpPartner(kinds, k) == partner)
-            ours.push_back(k);
-        for (unsigned k : ours)
-          next[k] = arith::MulFOp::create(b, loc, before[k], scale);
-        for (auto [values, chunkValid] : llvm::zip_equal(chunks, chunksValid)) {
-          Value e = math::ExpOp::create(
-              b, loc, arith::SubFOp::create(b, loc, values[partner], shifts));
-          for (unsigned k : ours) {
-            Value term =
-                matchPattern(values[k], m_OneFloat())
-                    ? e
-                    : Value(arith::MulFOp::create(b, loc, e, values[k]));
-            Value partial = vector::ReductionOp::create(
-                b, loc, vector::CombiningKind::ADD, term);
-            next[k] = accumulate(next[k], partial, chunkValid, kinds[k]);
-          }
-        }
-      }
-    };
-    // Every entry but addexp combines chunk by chunk. addexp takes the
-    // sweep's maximum first and its terms in a second pass over the kept
-    // chunks - except where registers hold the slice packed in a 16-bit
-    // storage type: keeping its widened values live through a pass would
-    // cost a register per element, so addexp rescales chunk by chunk (one
-    // more exponential per chunk).
-    bool perChunk = !partners.empty() && plan.packedRegisters;
-    SmallVector<SmallVector<Value>> kept;
+    // Every entry but addexp combines chunk by chunk; addexp needs the
+    // sweep's maximum first, so the exponents and weights of its chunks
+    // are kept for the second pass.
+    SmallVector<SmallVector<Value>> kept(kinds.size());
     SmallVector<Value> valid;
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
       SmallVector<Value> args =
           getElementArgs(block, state, chunk, pos, stage, results);
       SmallVector<Value> values = cloneElementwise(b, block, args);
-      for (Value &value : values)
+      valid.push_back(pos.valid);
+      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        Value value = values[k];
+        bool isOne = kind == CombinerKind::AddExp &&
+                     matchPattern(value, m_OneFloat());
         if (!isa<VectorType>(value.getType()))
           value = vector::BroadcastOp::create(
               b, loc, vectorOf(b.getF32Type()), value);
-      SmallVector<Value> before = next;
-      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        if (partners.contains(k) || kind == CombinerKind::AddExp)
+          kept[k].push_back(isOne ? Value() : value);
         if (kind == CombinerKind::AddExp)
           continue;
         Value partial =
-            vector::ReductionOp::create(b, loc, toVectorKind(kind), values[k]);
+            vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
         next[k] = accumulate(next[k], partial, pos.valid, kind);
       }
-      if (perChunk) {
-        addExpTerms(before, {values}, {pos.valid});
-      } else if (!partners.empty()) {
-        kept.push_back(values);
-        valid.push_back(pos.valid);
+    }
+    // addexp: rescale the sum to the new maximum, add the sweep's terms.
+    for (unsigned partner : partners) {
+      Value shift = createExpShift(b, loc, next[partner]);
+      Value scale = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, accs[partner], shift));
+      Value shifts =
+          vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()), shift);
+      SmallVector<Value> exps =
+          llvm::map_to_vector(kept[partner], [&](Value exponent) -> Value {
+            return math::ExpOp::create(
+                b, loc, arith::SubFOp::create(b, loc, exponent, shifts));
+          });
+      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        if (kind != CombinerKind::AddExp || *getExpPartner(kinds, k) != partner)
+          continue;
+        next[k] = arith::MulFOp::create(b, loc, accs[k], scale);
+        for (auto [e, weight, chunkValid] : llvm::zip(exps, kept[k], valid)) {
+          Value term =
+              weight ? Value(arith::MulFOp::create(b, loc, e, weight)) : e;
+          Value partial = vector::ReductionOp::create(
+              b, loc, vector::CombiningKind::ADD, term);
+          next[k] = accumulate(next[k], partial, chunkValid, kind);
+        }
       }
     }
-    if (!perChunk)
-      addExpTerms(accs, kept, valid);
     return next;
   });
 

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::credit;
@@ -128,20 +129,22 @@ Value KernelEmitter::toComputeType(Value value) {
   return arith::BitcastOp::create(b, loc, vectorOf(b.getF32Type()), bits);
 }
 
-void KernelEmitter::beginPass(RowState &state) {
+void KernelEmitter::beginPass(RowState &state, unsigned pass) {
   if (!plan.packedRegisters) {
     state.opaqueZero = Value();
     return;
   }
-  // Bit 63 of the SM's cycle counter: zero for decades at any GPU clock
-  // (146 years at 2 GHz), but neither LLVM nor ptxas can know it, so each
-  // pass's zero is a value of its own.
+  // The sign of m (never negative) shifted left by the pass number: zero,
+  // but neither LLVM nor ptxas can know it, and each pass's zero is a
+  // value of its own.
+  Value m64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), m);
+  std::string text = llvm::formatv("{ .reg .b64 t; shr.u64 t, $1, 63; "
+                                   "cvt.u32.u64 $0, t; shl.b32 $0, $0, {0}; }",
+                                   pass);
   state.opaqueZero =
       LLVM::InlineAsmOp::create(
-          b, loc, b.getI32Type(), ValueRange(),
-          "{ .reg .b64 t; mov.u64 t, %clock64; shr.u64 t, t, 63; "
-          "cvt.u32.u64 $0, t; }",
-          "=r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+          b, loc, b.getI32Type(), ValueRange{m64}, text, "=r,l",
+          /*has_side_effects=*/false, /*is_align_stack=*/false,
           LLVM::tailcallkind::TailCallKind::None,
           LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
           /*operand_attrs=*/ArrayAttr())
@@ -175,8 +178,9 @@ void KernelEmitter::loadBroadcastRegisters() {
     SmallVector<Value> loaded;
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(index(0), chunk, Value());
-      loaded.push_back(loadVector(broadcastViews[i], pos.column,
-                                  elementTypeOf(input), pos.valid));
+      Value raw = loadVector(broadcastViews[i], pos.column,
+                             elementTypeOf(input), pos.valid);
+      loaded.push_back(plan.packedRegisters ? raw : toComputeType(raw));
     }
     broadcastRegisters.push_back(loaded);
   }
@@ -189,9 +193,10 @@ void KernelEmitter::loadRowRegisters(RowState &state) {
     SmallVector<Value> loaded;
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(index(0), chunk, state.rowValid);
-      loaded.push_back(loadVector(inputViews[i],
-                                  add(state.inputOffsets[i], pos.column),
-                                  elementTypeOf(input), pos.valid));
+      Value raw = loadVector(inputViews[i],
+                             add(state.inputOffsets[i], pos.column),
+                             elementTypeOf(input), pos.valid);
+      loaded.push_back(plan.packedRegisters ? raw : toComputeType(raw));
     }
     state.registers.push_back(loaded);
   }
@@ -202,7 +207,9 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
   Type element = elementTypeOf(op.getInputs()[input]);
   switch (plan.staging) {
   case Staging::Registers:
-    return widenStaged(state, state.registers[input][chunk], stage > 0);
+    return plan.packedRegisters
+               ? widenStaged(state, state.registers[input][chunk], stage > 0)
+               : state.registers[input][chunk];
   case Staging::Shared: {
     Value staged = stagedViews[input];
     Value local = plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
@@ -226,8 +233,10 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
 Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
                                   unsigned chunk, const ChunkPosition &pos) {
   if (plan.broadcastsInRegisters)
-    return widenStaged(state, broadcastRegisters[input][chunk],
-                       /*reuse=*/true);
+    return plan.packedRegisters
+               ? widenStaged(state, broadcastRegisters[input][chunk],
+                             /*reuse=*/true)
+               : broadcastRegisters[input][chunk];
   Type element = elementTypeOf(op.getBroadcasts()[input]);
   return toComputeType(
       loadVector(broadcastViews[input], pos.column, element, pos.inRange));
