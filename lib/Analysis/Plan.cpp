@@ -191,8 +191,9 @@ static bool isUsed(Region &region, unsigned index) {
 /// part, a 64-bit address per pointer operand, some per vector access, and
 /// per element of its slice the staged row and broadcast values (one
 /// register each: where registers hold 16-bit values packed, ptxas left
-/// free still takes about as many, see packedRegisters), column sums, values carried from one stage to a later region, and
-/// 64-bit column indices where a region uses them, and the exponentials of
+/// free still takes about as many, see packedRegisters), column sums,
+/// values carried from one stage to a later region, and 64-bit column
+/// indices where a region uses them, and the exponentials of
 /// the online softmax. The coefficients are a least-squares fit to ptxas -v
 /// over the 2604 candidate kernels of the cost-model evaluation
 /// (benchmarks/COSTMODEL.md): residuals -21..+13 at p5..p95; the

@@ -156,11 +156,14 @@ private:
   /// pass's own that neither LLVM nor ptxas can see is zero.
   /// `pass`: the stage's index, numStages for the epilogue.
   void beginPass(RowState &state, unsigned pass);
-  /// A packed registers-staged chunk in the compute type. A `reuse` (a
-  /// later pass, or a broadcast in the row loop) widens the bits xor the
-  /// pass's zero: else LLVM or ptxas merge it with the first pass's
-  /// widening and keep the wide values live across the exchange.
-  Value widenStaged(RowState &state, Value raw, bool reuse);
+  /// A loaded chunk as registers staging keeps it: as loaded where the
+  /// plan packs registers, else in the compute type.
+  Value keepInRegisters(Value raw);
+  /// A kept chunk in the compute type. Packed, a `reuse` (a later pass, or
+  /// a broadcast in the row loop) widens the bits xor the pass's zero: else
+  /// LLVM or ptxas merge it with the first pass's widening and keep the
+  /// wide values live across the exchange.
+  Value widenStaged(RowState &state, Value kept, bool reuse);
   /// Registers staging: the broadcast inputs, once per CTA.
   void loadBroadcastRegisters();
   /// Registers staging: the CTA's slice of each row input.

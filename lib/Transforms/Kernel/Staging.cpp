@@ -151,9 +151,16 @@ void KernelEmitter::beginPass(RowState &state, unsigned pass) {
           .getResult(0);
 }
 
-Value KernelEmitter::widenStaged(RowState &state, Value raw, bool reuse) {
-  auto type = cast<VectorType>(raw.getType());
-  if (reuse && state.opaqueZero && !type.getElementType().isF32()) {
+Value KernelEmitter::keepInRegisters(Value raw) {
+  return plan.packedRegisters ? raw : toComputeType(raw);
+}
+
+Value KernelEmitter::widenStaged(RowState &state, Value kept, bool reuse) {
+  if (!plan.packedRegisters)
+    return kept;
+  auto type = cast<VectorType>(kept.getType());
+  if (reuse && !type.getElementType().isF32()) {
+    assert(state.opaqueZero && "widening again before beginPass");
     // The raw bits xor the pass's zero: whole 32-bit words where the vector
     // has them, else one 16-bit half.
     int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
@@ -164,11 +171,11 @@ Value KernelEmitter::widenStaged(RowState &state, Value raw, bool reuse) {
     if (!word.isInteger(32))
       zero = arith::TruncIOp::create(b, loc, word, zero);
     Value words = arith::XOrIOp::create(
-        b, loc, vector::BitCastOp::create(b, loc, wordsType, raw),
+        b, loc, vector::BitCastOp::create(b, loc, wordsType, kept),
         vector::BroadcastOp::create(b, loc, wordsType, zero));
-    raw = vector::BitCastOp::create(b, loc, type, words);
+    kept = vector::BitCastOp::create(b, loc, type, words);
   }
-  return toComputeType(raw);
+  return toComputeType(kept);
 }
 
 void KernelEmitter::loadBroadcastRegisters() {
@@ -180,7 +187,7 @@ void KernelEmitter::loadBroadcastRegisters() {
       ChunkPosition pos = getChunkPosition(index(0), chunk, Value());
       Value raw = loadVector(broadcastViews[i], pos.column,
                              elementTypeOf(input), pos.valid);
-      loaded.push_back(plan.packedRegisters ? raw : toComputeType(raw));
+      loaded.push_back(keepInRegisters(raw));
     }
     broadcastRegisters.push_back(loaded);
   }
@@ -196,7 +203,7 @@ void KernelEmitter::loadRowRegisters(RowState &state) {
       Value raw = loadVector(inputViews[i],
                              add(state.inputOffsets[i], pos.column),
                              elementTypeOf(input), pos.valid);
-      loaded.push_back(plan.packedRegisters ? raw : toComputeType(raw));
+      loaded.push_back(keepInRegisters(raw));
     }
     state.registers.push_back(loaded);
   }
@@ -207,9 +214,7 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
   Type element = elementTypeOf(op.getInputs()[input]);
   switch (plan.staging) {
   case Staging::Registers:
-    return plan.packedRegisters
-               ? widenStaged(state, state.registers[input][chunk], stage > 0)
-               : state.registers[input][chunk];
+    return widenStaged(state, state.registers[input][chunk], stage > 0);
   case Staging::Shared: {
     Value staged = stagedViews[input];
     Value local = plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
@@ -233,10 +238,8 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
 Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
                                   unsigned chunk, const ChunkPosition &pos) {
   if (plan.broadcastsInRegisters)
-    return plan.packedRegisters
-               ? widenStaged(state, broadcastRegisters[input][chunk],
-                             /*reuse=*/true)
-               : broadcastRegisters[input][chunk];
+    return widenStaged(state, broadcastRegisters[input][chunk],
+                       /*reuse=*/true);
   Type element = elementTypeOf(op.getBroadcasts()[input]);
   return toComputeType(
       loadVector(broadcastViews[input], pos.column, element, pos.inRange));
