@@ -450,7 +450,8 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.packedRegisters =
       plan.staging == Staging::Registers && plan.exponentials == 0 &&
       (llvm::any_of(op.getInputs(), narrow) ||
-       (plan.broadcastsInRegisters && llvm::any_of(op.getBroadcasts(), narrow)));
+       (plan.broadcastsInRegisters &&
+        llvm::any_of(op.getBroadcasts(), narrow)));
 
   if (plan.staging == Staging::Registers)
     plan.stagedValues =
