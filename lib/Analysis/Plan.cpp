@@ -443,6 +443,8 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     SmallVector<CombinerKind> combiners = op.getStageCombiners(stage);
     plan.opsPerElement += combiners.size();
     plan.exponentials += llvm::count(combiners, CombinerKind::AddExp);
+    // A squared deviation: subtract the chunk's mean, square, add.
+    plan.opsPerElement += 2 * llvm::count(combiners, CombinerKind::SqDev);
   }
   plan.opsPerElement += plan.numInputs + plan.numOutputs + plan.numColumnSums;
 

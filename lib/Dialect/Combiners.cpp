@@ -64,8 +64,39 @@ Value mlir::credit::createCombine(OpBuilder &b, Location loc, CombinerKind kind,
     return arith::MinimumFOp::create(b, loc, lhs, rhs);
   case CombinerKind::AddExp:
     llvm_unreachable("addexp combines with its partner: createCombineAll");
+  case CombinerKind::SqDev:
+    llvm_unreachable("sqdev combines with its sum and count: "
+                     "createMomentsMerge");
   }
   llvm_unreachable("unknown combiner kind");
+}
+
+Moments mlir::credit::createMomentsMerge(OpBuilder &b, Location loc,
+                                         const Moments &lhs,
+                                         const Moments &rhs) {
+  Value count = arith::AddFOp::create(b, loc, lhs.count, rhs.count);
+  Value product = arith::MulFOp::create(b, loc, lhs.count, rhs.count);
+  // mean_b - mean_a is the exact negation of mean_a - mean_b, and every
+  // other operation is commutative: the merge is symmetric bit for bit.
+  Value delta = arith::SubFOp::create(
+      b, loc, arith::DivFOp::create(b, loc, rhs.sum, rhs.count),
+      arith::DivFOp::create(b, loc, lhs.sum, lhs.count));
+  Value term = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, delta, delta),
+      arith::DivFOp::create(b, loc, product, count));
+  // With an empty side (count 0) the means are 0/0: nothing to add.
+  Value zero = createF32Like(b, loc, 0.0f, count);
+  Value some =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, product, zero);
+  term = arith::SelectOp::create(b, loc, some, term, zero);
+  Value m2 = arith::AddFOp::create(
+      b, loc, arith::AddFOp::create(b, loc, lhs.m2, rhs.m2), term);
+  return {arith::AddFOp::create(b, loc, lhs.sum, rhs.sum), count, m2};
+}
+
+/// The moments of a `sqdev` entry at `k` of `values`.
+static Moments getMoments(ArrayRef<Value> values, unsigned k) {
+  return {values[k - 2], values[k - 1], values[k]};
 }
 
 /// exp(max - shift) for each of the maxima that an addexp sums against.
@@ -79,10 +110,18 @@ mlir::credit::createCombineAll(OpBuilder &b, Location loc,
                                ArrayRef<CombinerKind> kinds,
                                ArrayRef<SmallVector<Value>> tuples) {
   SmallVector<Value> result(tuples.front());
-  for (auto [k, kind] : llvm::enumerate(kinds))
-    if (kind != CombinerKind::AddExp)
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    if (kind == CombinerKind::SqDev) {
+      // The sums and counts fold alone in the same order, to the same bits.
+      Moments moments = getMoments(tuples.front(), k);
+      for (const SmallVector<Value> &tuple : tuples.drop_front())
+        moments = createMomentsMerge(b, loc, moments, getMoments(tuple, k));
+      result[k] = moments.m2;
+    } else if (kind != CombinerKind::AddExp) {
       for (const SmallVector<Value> &tuple : tuples.drop_front())
         result[k] = createCombine(b, loc, kind, result[k], tuple[k]);
+    }
+  }
   // Each tuple's factor for each max that has addexp partners.
   llvm::SmallDenseMap<unsigned, SmallVector<Value>> scales;
   for (auto [k, kind] : llvm::enumerate(kinds)) {
@@ -127,8 +166,30 @@ SmallVector<Value> mlir::credit::createButterfly(OpBuilder &b, Location loc,
                                                  int64_t lanes) {
   SmallVector<Value> result(values);
   for (auto [k, kind] : llvm::enumerate(kinds))
-    if (kind != CombinerKind::AddExp)
+    if (kind != CombinerKind::AddExp && kind != CombinerKind::SqDev)
       result[k] = createButterflyOf(b, loc, kind, values[k], lanes);
+  // sqdev merges its moments with the other lane's at every step; the sums
+  // and counts come out as the adds' butterflies compute them.
+  for (auto [k, kind] : llvm::enumerate(kinds)) {
+    if (kind != CombinerKind::SqDev)
+      continue;
+    Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                            b.getI32IntegerAttr(kWarpLanes));
+    Moments moments = getMoments(SmallVector<Value>(values), k);
+    for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+      Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                                 b.getI32IntegerAttr(offset));
+      auto shuffle = [&](Value value) -> Value {
+        return gpu::ShuffleOp::create(b, loc, value, distance, width,
+                                      gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+      };
+      moments = createMomentsMerge(
+          b, loc, moments,
+          {shuffle(moments.sum), shuffle(moments.count), shuffle(moments.m2)});
+    }
+    result[k] = moments.m2;
+  }
   // Floating-point addition is commutative, so the lanes' rescaled sums
   // add up to the same bits everywhere.
   for (auto [k, kind] : llvm::enumerate(kinds)) {

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -146,7 +147,8 @@ static ParseResult parseCombinerList(OpAsmParser &parser, ArrayAttr &result) {
     std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
     if (!kind)
       return parser.emitError(loc) << "unknown combiner kind '" << name
-                                   << "', expected one of 'add', 'max', 'min', 'addexp'";
+                                   << "', expected one of 'add', 'max', 'min', 'addexp', "
+                                      "'sqdev'";
     kinds.push_back(CombinerKindAttr::get(ctx, *kind));
     return success();
   };
@@ -174,15 +176,23 @@ static SmallVector<CombinerKind> toCombinerKinds(ArrayAttr kinds) {
 }
 
 /// Checks that every `addexp` of `kinds` has a `max` before it to sum
-/// relative to; `where` names the list in the message.
-static LogicalResult verifyExpPartners(Operation *op, ArrayAttr kinds,
-                                       const Twine &where) {
+/// relative to and every `sqdev` its sum and count right before it;
+/// `where` names the list in the message.
+static LogicalResult verifyPartners(Operation *op, ArrayAttr kinds,
+                                    const Twine &where) {
   SmallVector<CombinerKind> list = toCombinerKinds(kinds);
-  for (auto [k, kind] : llvm::enumerate(list))
+  for (auto [k, kind] : llvm::enumerate(list)) {
     if (kind == CombinerKind::AddExp && !getExpPartner(list, k))
       return op->emitOpError()
              << "combiner 'addexp' #" << k << " of " << where
              << " needs a 'max' before it to sum relative to";
+    if (kind == CombinerKind::SqDev &&
+        (k < 2 || list[k - 2] != CombinerKind::Add ||
+         list[k - 1] != CombinerKind::Add))
+      return op->emitOpError()
+             << "combiner 'sqdev' #" << k << " of " << where
+             << " needs an 'add' sum and an 'add' count right before it";
+  }
   return success();
 }
 
@@ -196,7 +206,7 @@ static LogicalResult verifyCombinerList(Operation *op, ArrayAttr kinds,
            << "expects one combiner per value and at least "
               "one value, found "
            << kinds.size() << " combiners for " << numValues << " values";
-  return verifyExpPartners(op, kinds, "the combiners");
+  return verifyPartners(op, kinds, "the combiners");
 }
 
 //===----------------------------------------------------------------------===//
@@ -518,7 +528,7 @@ LogicalResult RowwiseOp::verify() {
     if (kinds.empty())
       return emitOpError() << "reduction stage #" << index
                            << " needs at least one combiner";
-    if (failed(verifyExpPartners(*this, kinds,
+    if (failed(verifyPartners(*this, kinds,
                                  "reduction stage #" + Twine(index))))
       return failure();
   }
@@ -638,6 +648,20 @@ LogicalResult RowwiseOp::verifyRegions() {
                                      "reduction stage #" + Twine(index),
                                      getElementRegionArgTypes(index), yields)))
       return failure();
+    // A `sqdev` entry's sum adds the values it yields, its count adds 1.
+    Operation *yield = stage.front().getTerminator();
+    for (auto [k, kind] : llvm::enumerate(getStageCombiners(index))) {
+      if (kind != CombinerKind::SqDev)
+        continue;
+      if (yield->getOperand(k) != yield->getOperand(k - 2))
+        return yield->emitOpError()
+               << "combiner 'sqdev' #" << k << " of reduction stage #" << index
+               << " must yield the value its sum (#" << k - 2 << ") yields";
+      if (!matchPattern(yield->getOperand(k - 1), m_OneFloat()))
+        return yield->emitOpError()
+               << "combiner 'sqdev' #" << k << " of reduction stage #" << index
+               << " needs its count (#" << k - 1 << ") to yield 1.0";
+    }
   }
 
   bool needsEpilogue = !getOutputs().empty() || !getColumnSumOutputs().empty();

@@ -63,6 +63,8 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   }
   if (options.onlineSoftmax)
     pm.addPass(createCreditOnlineSoftmax());
+  if (options.onlineVariance)
+    pm.addPass(createCreditOnlineVariance());
   pm.addPass(createCreditNarrowIndices());
   if (!options.splitPart.empty())
     pm.addPass(createCreditSplitStages(

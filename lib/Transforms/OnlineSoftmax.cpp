@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Merge/StagePair.h"
+
 #include "Credit/Dialect/Combiners.h"
 #include "Credit/Dialect/CreditOps.h"
 #include "Credit/Transforms/Passes.h"
@@ -29,7 +31,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
@@ -41,6 +42,7 @@ namespace credit {
 
 using namespace mlir;
 using namespace mlir::credit;
+using namespace mlir::credit::detail;
 
 namespace {
 
@@ -52,13 +54,9 @@ struct ExpTerm {
 };
 
 /// Decides and performs the merge of stage `stage + 1` into `stage`.
-class StageMerge {
+class StageMerge : StagePair {
 public:
-  StageMerge(RowwiseOp op, unsigned stage)
-      : op(op), stage(stage), first(op.getStages()[stage].front()),
-        second(op.getStages()[stage + 1].front()),
-        firstKinds(op.getStageCombiners(stage)),
-        secondKinds(op.getStageCombiners(stage + 1)) {}
+  using StagePair::StagePair;
 
   /// Whether the merge keeps the op's meaning.
   bool isLegal();
@@ -66,67 +64,17 @@ public:
   RowwiseOp rewrite(OpBuilder &b);
 
 private:
-  /// Whether `value` uses a result of the first stage.
-  bool usesFirstResults(Value value);
-  /// Whether `later` (in the second stage) computes what `earlier` (in the
-  /// first) does from the same element arguments.
-  bool isSameExpression(Value earlier, Value later);
   /// Matches exp(a' - M) or exp(a' - M) * w for entry `value`.
   std::optional<ExpTerm> matchExpTerm(Value value);
 
-  RowwiseOp op;
-  unsigned stage;
-  Block &first, &second;
-  SmallVector<CombinerKind> firstKinds, secondKinds;
   /// The first stage's last max, and the second stage's argument for it.
   unsigned maxPosition = 0;
   BlockArgument maxResult;
   /// Per entry of the second stage, its exp term if it becomes addexp.
   SmallVector<std::optional<ExpTerm>> terms;
-  DenseMap<Value, bool> dependence;
 };
 
 } // namespace
-
-bool StageMerge::usesFirstResults(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    return arg.getOwner() == &second &&
-           arg.getArgNumber() >= first.getNumArguments();
-  if (auto it = dependence.find(value); it != dependence.end())
-    return it->second;
-  // The defining op's operands and the values its regions capture.
-  Operation *def = value.getDefiningOp();
-  bool uses = false;
-  def->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands()) {
-      Operation *from = isa<BlockArgument>(operand)
-                            ? operand.getParentBlock()->getParentOp()
-                            : operand.getDefiningOp();
-      bool inside = nested != def && def->isAncestor(from);
-      uses = uses || (!inside && usesFirstResults(operand));
-    }
-  });
-  dependence[value] = uses;
-  return uses;
-}
-
-bool StageMerge::isSameExpression(Value earlier, Value later) {
-  auto earlierArg = dyn_cast<BlockArgument>(earlier);
-  auto laterArg = dyn_cast<BlockArgument>(later);
-  if (earlierArg || laterArg)
-    return earlierArg && laterArg && earlierArg.getOwner() == &first &&
-           laterArg.getOwner() == &second &&
-           earlierArg.getArgNumber() == laterArg.getArgNumber();
-  Operation *lhs = earlier.getDefiningOp(), *rhs = later.getDefiningOp();
-  if (lhs->getNumRegions() || rhs->getNumRegions() ||
-      cast<OpResult>(earlier).getResultNumber() !=
-          cast<OpResult>(later).getResultNumber())
-    return false;
-  return OperationEquivalence::isEquivalentTo(
-      lhs, rhs,
-      [&](Value a, Value b) { return success(isSameExpression(a, b)); },
-      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
-}
 
 std::optional<ExpTerm> StageMerge::matchExpTerm(Value value) {
   ExpTerm term;
@@ -195,28 +143,10 @@ bool StageMerge::isLegal() {
 }
 
 RowwiseOp StageMerge::rewrite(OpBuilder &b) {
-  // The merged combiner lists.
-  SmallVector<Attribute> lists(op.getCombiners().begin(),
-                               op.getCombiners().end());
-  SmallVector<Attribute> merged(cast<ArrayAttr>(lists[stage]).getValue());
+  SmallVector<CombinerKind> merged(firstKinds);
   for (auto [k, kind] : llvm::enumerate(secondKinds))
-    merged.push_back(CombinerKindAttr::get(
-        op.getContext(), terms[k] ? CombinerKind::AddExp : kind));
-  lists[stage] = b.getArrayAttr(merged);
-  lists.erase(lists.begin() + stage + 1);
-
-  b.setInsertionPoint(op);
-  auto fused = RowwiseOp::create(
-      b, op.getLoc(), op.getResultTypes(), op.getInputs(), op.getBroadcasts(),
-      op.getScalars(), op.getOutputs(), op.getScalarOutputs(),
-      op.getColumnSumOutputs(), b.getArrayAttr(lists), op.getWorkloadAttr(),
-      op.getTilingAttr(), op.getVariantsAttr(), op.getCostAttr(),
-      op.getNumStages() - 1);
-  fused.getEpilogue().takeBody(op.getEpilogue());
-  fused.getFinalize().takeBody(op.getFinalize());
-  for (unsigned s = 0, target = 0; s < op.getNumStages(); ++s)
-    if (s != stage + 1)
-      fused.getStages()[target++].takeBody(op.getStages()[s]);
+    merged.push_back(terms[k] ? CombinerKind::AddExp : kind);
+  RowwiseOp fused = createMergedOp(b, merged);
 
   // The second stage's body joins the first's, without the chains that
   // used the maximum; its element arguments are the first's.

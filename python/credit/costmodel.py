@@ -119,8 +119,9 @@ def _render(workload: str, dtype: str, n: int, m: int | None,
 def _run_pass(text: str, name: str, options: list[str],
               profile: str | None, credit_opt: str | None,
               chip: str) -> str:
-    """credit-opt's output for `text` after credit-online-softmax and the
-    pass `name` with `options` (and the chip and profile)."""
+    """credit-opt's output for `text` after credit-online-softmax,
+    credit-online-variance (as credit-to-ptx runs them) and the pass `name`
+    with `options` (and the chip and profile)."""
     credit_opt = credit_opt or find_credit_opt()
     if credit_opt is None:
         raise RuntimeError("credit-opt not found; build it or set CREDIT_OPT")
@@ -131,7 +132,7 @@ def _run_pass(text: str, name: str, options: list[str],
         source.flush()
         proc = subprocess.run(
             [credit_opt, source.name, "--credit-online-softmax",
-             f"--{name}={' '.join(options)}"],
+             "--credit-online-variance", f"--{name}={' '.join(options)}"],
             capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{name} failed:\n{proc.stderr}")

@@ -14,8 +14,8 @@
 namespace mlir {
 namespace credit {
 
-/// The f32 identity of `kind`: 0 for add and addexp, -inf for max, +inf
-/// for min.
+/// The f32 identity of `kind`: 0 for add, addexp and sqdev, -inf for
+/// max, +inf for min.
 Value createCombinerIdentity(OpBuilder &b, Location loc, CombinerKind kind);
 
 /// The position of the `max` that the `addexp` at `position` of `kinds`
@@ -28,6 +28,19 @@ std::optional<unsigned> getExpPartner(ArrayRef<CombinerKind> kinds,
 /// partner's maximum `max` (f32 or vector of f32): `max` itself, or 0 where
 /// it is -inf (no element yet), so that exp never sees -inf - -inf.
 Value createExpShift(OpBuilder &b, Location loc, Value max);
+
+/// The partial values a `sqdev` entry combines with: its sum, its count
+/// and its own sum of squared deviations from the partial's mean.
+struct Moments {
+  Value sum, count, m2;
+};
+
+/// Chan's combination of two partials' moments (f32 or vectors of f32):
+/// m2 = m2a + m2b + (mean_b - mean_a)^2 * na * nb / (na + nb), where a
+/// partial with no elements adds nothing. It gives the same bits with the
+/// operands swapped, so butterfly lanes agree.
+Moments createMomentsMerge(OpBuilder &b, Location loc, const Moments &lhs,
+                           const Moments &rhs);
 
 /// Combines `lhs` and `rhs` (f32 or vectors of f32) by `kind`, which is
 /// add, max or min; max and min propagate NaN.

@@ -20,7 +20,8 @@ def Credit_CombinerKind : I32EnumAttr<"CombinerKind", "combiner kind", [
       I32EnumAttrCase<"Add", 0, "add">,
       I32EnumAttrCase<"Max", 1, "max">,
       I32EnumAttrCase<"Min", 2, "min">,
-      I32EnumAttrCase<"AddExp", 3, "addexp">
+      I32EnumAttrCase<"AddExp", 3, "addexp">,
+      I32EnumAttrCase<"SqDev", 4, "sqdev">
     ]> {
   let cppNamespace = "::mlir::credit";
   let genSpecializedAttr = 0;

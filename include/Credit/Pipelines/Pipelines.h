@@ -41,6 +41,11 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       llvm::cl::desc("Merge a row maximum and its sums of exponentials into "
                      "one stage (credit-online-softmax)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> onlineVariance{
+      *this, "online-variance",
+      llvm::cl::desc("Merge a row sum and its squared deviations into one "
+                     "stage (credit-online-variance)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> splitPart{
       *this, "split-part",
       llvm::cl::desc("Compile one part of each op split at its reduction "

@@ -97,6 +97,46 @@ def CreditOnlineSoftmax : Pass<"credit-online-softmax"> {
   }];
 }
 
+def CreditOnlineVariance : Pass<"credit-online-variance"> {
+  let summary = "Merges a row sum and its squared deviations into one stage "
+                "(Chan's parallel variance)";
+  let description = [{
+    Rewrites a `credit.rowwise` stage that sums `(a - K)^2` over the row,
+    where `K` is computed from the result `S` of an `add` of the stage
+    before it over the same `a` (typically the mean `S / N`), into `sqdev`
+    entries of that earlier stage:
+
+    ```mlir
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    reduce [add] (%j: index, %v: f32, %s: f32) {
+      %mean = arith.divf %s, %n : f32
+      %d = arith.subf %v, %mean : f32
+      %d2 = arith.mulf %d, %d : f32
+      credit.yield %d2 : f32
+    }
+    // becomes
+    reduce [add, add, sqdev] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one, %v : f32, f32, f32
+    }
+    ```
+
+    The merged stage yields the sum `S`, the count `n` and `Q`, the sum
+    of squared deviations from the row mean; the regions after it take
+    one more argument (the count) and read the old value as
+    `Q + n * (S / n - K)^2`, with `K` recomputed there. The kernel then
+    makes one exchange (CTA, cluster and, for split rows, grid) instead
+    of two, and reread staging reads the row once less; partial moments
+    merge by Chan's formula (per chunk of a thread and at every exchange),
+    which keeps the two-pass form's accuracy. The sum moves after the
+    earlier stage's other entries; entries of the later stage that do not
+    use the earlier stage's results join it as they are. A stage with any
+    other use of those results, or more than one such entry, is left
+    alone. `credit-to-ptx` runs this pass unless `online-variance=false`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CreditNarrowIndices : Pass<"credit-narrow-indices"> {
   let summary = "Compares the column index with per-row values in 32 bits";
   let description = [{

@@ -144,6 +144,7 @@ static vector::CombiningKind toVectorKind(CombinerKind kind) {
   switch (kind) {
   case CombinerKind::Add:
   case CombinerKind::AddExp:
+  case CombinerKind::SqDev:
     return vector::CombiningKind::ADD;
   case CombinerKind::Max:
     return vector::CombiningKind::MAXIMUMF;
@@ -191,7 +192,44 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           getElementArgs(block, state, chunk, pos, stage, results);
       SmallVector<Value> values = cloneElementwise(b, block, args);
       valid.push_back(pos.valid);
+      // sqdev merges the chunk's moments into the running ones (the sum
+      // and count before this chunk's adds).
+      SmallVector<Value> before = next;
       for (auto [k, kind] : llvm::enumerate(kinds)) {
+        if (kind != CombinerKind::SqDev)
+          continue;
+        Value chunkValues = values[k];
+        Value ones = values[k - 1];
+        if (!isa<VectorType>(chunkValues.getType()))
+          chunkValues = vector::BroadcastOp::create(
+              b, loc, vectorOf(b.getF32Type()), chunkValues);
+        if (!isa<VectorType>(ones.getType()))
+          ones = vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()),
+                                             ones);
+        Moments chunkMoments;
+        chunkMoments.sum = vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::ADD, chunkValues);
+        chunkMoments.count = vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::ADD, ones);
+        Value mean = vector::BroadcastOp::create(
+            b, loc, chunkValues.getType(),
+            arith::DivFOp::create(b, loc, chunkMoments.sum,
+                                  chunkMoments.count));
+        Value deviation = arith::SubFOp::create(b, loc, chunkValues, mean);
+        chunkMoments.m2 = vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::ADD,
+            arith::MulFOp::create(b, loc, deviation, deviation));
+        Value merged = createMomentsMerge(
+                           b, loc, {before[k - 2], before[k - 1], before[k]},
+                           chunkMoments)
+                           .m2;
+        next[k] = pos.valid ? Value(arith::SelectOp::create(b, loc, pos.valid,
+                                                            merged, next[k]))
+                            : merged;
+      }
+      for (auto [k, kind] : llvm::enumerate(kinds)) {
+        if (kind == CombinerKind::SqDev)
+          continue;
         Value value = values[k];
         bool isOne = kind == CombinerKind::AddExp &&
                      matchPattern(value, m_OneFloat());

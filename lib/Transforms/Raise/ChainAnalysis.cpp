@@ -402,6 +402,7 @@ static bool isIdentity(const Reduction &reduction, const APFloat &value) {
   switch (reduction.kind) {
   case CombinerKind::Add:
   case CombinerKind::AddExp:
+  case CombinerKind::SqDev:
     return value.isZero();
   case CombinerKind::Max:
     return value.isInfinity() && value.isNegative();
