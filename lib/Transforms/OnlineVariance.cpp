@@ -166,6 +166,19 @@ void VarianceMerge::rewireLaterRegion(OpBuilder &b, Block &block,
     added.push_back(
         block.insertArgument(base + oldCount + i, b.getF32Type(), loc));
 
+  for (unsigned k = 0; k < firstKinds.size(); ++k)
+    block.getArgument(base + k).replaceAllUsesWith(added[firstPosition(k)]);
+  for (unsigned k = 0; k < secondKinds.size(); ++k)
+    if (k != deviationEntry)
+      block.getArgument(base + firstKinds.size() + k)
+          .replaceAllUsesWith(added[secondPosition(k)]);
+  BlockArgument squaresArg =
+      block.getArgument(base + firstKinds.size() + deviationEntry);
+  if (squaresArg.use_empty()) {
+    block.eraseArguments(base, oldCount);
+    return;
+  }
+
   // K, computed here from the merged stage's results.
   b.setInsertionPointToStart(&block);
   IRMapping mapping;
@@ -189,14 +202,7 @@ void VarianceMerge::rewireLaterRegion(OpBuilder &b, Block &block,
       b, loc, m2,
       arith::MulFOp::create(b, loc, count,
                             arith::MulFOp::create(b, loc, offset, offset)));
-
-  for (unsigned k = 0; k < firstKinds.size(); ++k)
-    block.getArgument(base + k).replaceAllUsesWith(added[firstPosition(k)]);
-  for (unsigned k = 0; k < secondKinds.size(); ++k)
-    block.getArgument(base + firstKinds.size() + k)
-        .replaceAllUsesWith(k == deviationEntry
-                                ? squares
-                                : Value(added[secondPosition(k)]));
+  squaresArg.replaceAllUsesWith(squares);
   block.eraseArguments(base, oldCount);
 }
 

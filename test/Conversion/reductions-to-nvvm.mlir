@@ -207,3 +207,51 @@ func.func @online_grid(%m: f32, %s: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i:
   %r:2 = credit.grid_reduce [max, addexp] %m, %s partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32, f32
   return %r#0, %r#1 : f32, f32
 }
+
+// -----
+
+// sqdev with its sum and count: at every butterfly step each lane merges
+// its moments with the other lane's (three shuffles; the means' difference
+// squared times na * nb / (na + nb), nothing where a side is empty); the
+// sums and counts come out of their own butterflies.
+// CHECK-LABEL: func.func @moments_warp
+// CHECK-SAME: (%[[S:.*]]: f32, %[[N:.*]]: f32, %[[Q:.*]]: f32)
+// CHECK: gpu.shuffle xor %[[S]],
+// CHECK: gpu.shuffle xor %[[N]],
+// CHECK: %[[OS:.*]], %{{.*}} = gpu.shuffle xor %[[S]], %[[D16:.*]], %{{.*}} : f32
+// CHECK-NEXT: %[[ON:.*]], %{{.*}} = gpu.shuffle xor %[[N]], %[[D16]], %{{.*}} : f32
+// CHECK-NEXT: %[[OQ:.*]], %{{.*}} = gpu.shuffle xor %[[Q]], %[[D16]], %{{.*}} : f32
+// CHECK: %[[COUNT:.*]] = arith.addf %[[N]], %[[ON]] : f32
+// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[N]], %[[ON]] : f32
+// CHECK: %[[MA:.*]] = arith.divf %[[S]], %[[N]] : f32
+// CHECK: %[[MB:.*]] = arith.divf %[[OS]], %[[ON]] : f32
+// CHECK: %[[DELTA:.*]] = arith.subf %[[MB]], %[[MA]] : f32
+// CHECK: %[[W:.*]] = arith.divf %[[PRODUCT]], %[[COUNT]] : f32
+// CHECK: %[[D2:.*]] = arith.mulf %[[DELTA]], %[[DELTA]] : f32
+// CHECK: %[[TERM:.*]] = arith.mulf %[[D2]], %[[W]] : f32
+// CHECK: %[[SOME:.*]] = arith.cmpf ogt, %[[PRODUCT]], %[[ZERO:.*]] : f32
+// CHECK: %[[KEPT:.*]] = arith.select %[[SOME]], %[[TERM]], %[[ZERO]] : f32
+// CHECK: %[[QQ:.*]] = arith.addf %[[Q]], %[[OQ]] : f32
+// CHECK: arith.addf %[[QQ]], %[[KEPT]] : f32
+// CHECK-COUNT-4: arith.cmpf ogt
+// CHECK-NOT: arith.cmpf ogt
+// CHECK: return
+func.func @moments_warp(%s: f32, %n: f32, %q: f32) -> (f32, f32, f32) {
+  %r:3 = credit.block_reduce [add, add, sqdev] %s, %n, %q {group_threads = 32 : i32} : f32, f32, f32
+  return %r#0, %r#1, %r#2 : f32, f32, f32
+}
+
+// -----
+
+// Across the cluster: the ranks' moments merge in rank order, one merge per
+// rank after the first.
+// CHECK-LABEL: func.func @moments_cluster
+// CHECK: nvvm.cluster.wait
+// CHECK-COUNT-6: memref.load
+// CHECK: arith.cmpf ogt
+// CHECK-NOT: arith.cmpf ogt
+// CHECK: return
+func.func @moments_cluster(%s: f32, %n: f32, %q: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32, f32) {
+  %r:3 = credit.cluster_reduce [add, add, sqdev] %s, %n, %q scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32, f32, f32
+  return %r#0, %r#1, %r#2 : f32, f32, f32
+}

@@ -134,9 +134,56 @@ func.func @no_combiner(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x6
 
 func.func @unknown_combiner(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
-    // expected-error @+1 {{unknown combiner kind 'mul', expected one of 'add', 'max', 'min', 'addexp'}}
+    // expected-error @+1 {{unknown combiner kind 'mul', expected one of 'add', 'max', 'min', 'addexp', 'sqdev'}}
     reduce [mul] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @sqdev_without_count(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{combiner 'sqdev' #1 of reduction stage #0 needs an 'add' sum and an 'add' count right before it}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add, sqdev] (%j: index, %v: f32) { credit.yield %v, %v : f32, f32 }
+    epilogue (%j: index, %v: f32, %s: f32, %q: f32) { credit.yield %q : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @sqdev_count_is_max(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{combiner 'sqdev' #2 of reduction stage #0 needs an 'add' sum and an 'add' count right before it}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add, max, sqdev] (%j: index, %v: f32) { credit.yield %v, %v, %v : f32, f32, f32 }
+    epilogue (%j: index, %v: f32, %s: f32, %n: f32, %q: f32) { credit.yield %q : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @sqdev_other_value(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add, add, sqdev] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      %w = arith.mulf %v, %v : f32
+      // expected-error @+1 {{combiner 'sqdev' #2 of reduction stage #0 must yield the value its sum (#0) yields}}
+      credit.yield %v, %one, %w : f32, f32, f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32, %n: f32, %q: f32) { credit.yield %q : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @sqdev_count_not_one(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+    reduce [add, add, sqdev] (%j: index, %v: f32) {
+      %two = arith.constant 2.0 : f32
+      // expected-error @+1 {{combiner 'sqdev' #2 of reduction stage #0 needs its count (#1) to yield 1.0}}
+      credit.yield %v, %two, %v : f32, f32, f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32, %n: f32, %q: f32) { credit.yield %q : f32 }
   return %r : tensor<?x64xf32>
 }
 

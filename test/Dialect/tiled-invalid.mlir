@@ -56,6 +56,14 @@ func.func @addexp_partner(%a: f32, %b: f32) {
 
 // -----
 
+func.func @sqdev_partners(%a: f32, %b: f32) {
+  // expected-error @+1 {{combiner 'sqdev' #1 of the combiners needs an 'add' sum and an 'add' count right before it}}
+  %r:2 = credit.block_reduce [add, sqdev] %a, %b {group_threads = 32 : i32} : f32, f32
+  return
+}
+
+// -----
+
 func.func @combiner_attr(%a: f32) {
   // expected-error @+1 {{combiners must be #credit.combiner attributes}}
   %r = "credit.block_reduce"(%a) <{combiners = [1 : i32], group_threads = 32 : i32,

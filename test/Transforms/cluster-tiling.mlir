@@ -318,6 +318,46 @@ func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tenso
 
 // -----
 
+// A sqdev stage (a sum and its squared deviations, Chan's merge): each
+// chunk's moments (sum, count, squared deviations from the chunk's mean)
+// merge into the running ones; one block and one cluster exchange carry
+// the three values.
+// CHECK-LABEL: module attributes {credit.kernels = {moments_f32_n4096_c2t256e4_reread = {
+// CHECK: scf.for
+// CHECK: %[[CHUNK:.*]] = vector.load
+// CHECK: %[[SUM:.*]] = vector.reduction <add>, %[[CHUNK]]
+// CHECK: %[[COUNT:.*]] = vector.reduction <add>
+// CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]], %[[COUNT]] : f32
+// CHECK: %[[MEANS:.*]] = vector.broadcast %[[MEAN]]
+// CHECK: %[[DEV:.*]] = arith.subf %[[CHUNK]], %[[MEANS]] : vector<2xf32>
+// CHECK: %[[DEV2:.*]] = arith.mulf %[[DEV]], %[[DEV]] : vector<2xf32>
+// CHECK: vector.reduction <add>, %[[DEV2]]
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: vector.load
+// CHECK: arith.cmpf ogt
+// CHECK: scf.yield
+// CHECK: credit.block_reduce [add, add, sqdev]
+// CHECK: credit.cluster_reduce [add, add, sqdev]
+// CHECK-NOT: credit.block_reduce
+// CHECK: gpu.return
+func.func @moments(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "moments" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 2, elems = 4, staging = reread>}
+    reduce [add, add, sqdev] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one, %v : f32, f32, f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32, %n: f32, %q: f32) {
+      %d = arith.subf %v, %s : f32
+      %p = arith.divf %d, %q : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
 // The barrier exchange (exchange = barrier): no mbarriers; each exchange is
 // a cluster_reduce without one, which lowers to a cluster barrier round. A
 // CTA of one warp (no barrier in its block reduction) gets a CTA barrier
