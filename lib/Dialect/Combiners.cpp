@@ -71,6 +71,12 @@ Value mlir::credit::createCombine(OpBuilder &b, Location loc, CombinerKind kind,
   llvm_unreachable("unknown combiner kind");
 }
 
+Value mlir::credit::createMomentsDiv(OpBuilder &b, Location loc, Value lhs,
+                                     Value rhs) {
+  return arith::DivFOp::create(b, loc, lhs, rhs,
+                               arith::FastMathFlags::afn);
+}
+
 Moments mlir::credit::createMomentsMerge(OpBuilder &b, Location loc,
                                          const Moments &lhs,
                                          const Moments &rhs) {
@@ -78,12 +84,12 @@ Moments mlir::credit::createMomentsMerge(OpBuilder &b, Location loc,
   Value product = arith::MulFOp::create(b, loc, lhs.count, rhs.count);
   // mean_b - mean_a is the exact negation of mean_a - mean_b, and every
   // other operation is commutative: the merge is symmetric bit for bit.
-  Value delta = arith::SubFOp::create(
-      b, loc, arith::DivFOp::create(b, loc, rhs.sum, rhs.count),
-      arith::DivFOp::create(b, loc, lhs.sum, lhs.count));
+  Value lhsMean = createMomentsDiv(b, loc, lhs.sum, lhs.count);
+  Value rhsMean = createMomentsDiv(b, loc, rhs.sum, rhs.count);
+  Value delta = arith::SubFOp::create(b, loc, rhsMean, lhsMean);
+  Value square = arith::MulFOp::create(b, loc, delta, delta);
   Value term = arith::MulFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, delta, delta),
-      arith::DivFOp::create(b, loc, product, count));
+      b, loc, square, createMomentsDiv(b, loc, product, count));
   // With an empty side (count 0) the means are 0/0: nothing to add.
   Value zero = createF32Like(b, loc, 0.0f, count);
   Value some =
@@ -112,11 +118,31 @@ mlir::credit::createCombineAll(OpBuilder &b, Location loc,
   SmallVector<Value> result(tuples.front());
   for (auto [k, kind] : llvm::enumerate(kinds)) {
     if (kind == CombinerKind::SqDev) {
-      // The sums and counts fold alone in the same order, to the same bits.
-      Moments moments = getMoments(tuples.front(), k);
-      for (const SmallVector<Value> &tuple : tuples.drop_front())
-        moments = createMomentsMerge(b, loc, moments, getMoments(tuple, k));
-      result[k] = moments.m2;
+      // All at once rather than merge by merge (a chain of divisions):
+      // m2 = sum_i m2_i + (s_i - n_i * mean)^2 / n_i, mean = s / n.
+      Value sum = tuples.front()[k - 2], count = tuples.front()[k - 1];
+      for (const SmallVector<Value> &tuple : tuples.drop_front()) {
+        sum = arith::AddFOp::create(b, loc, sum, tuple[k - 2]);
+        count = arith::AddFOp::create(b, loc, count, tuple[k - 1]);
+      }
+      Value mean = createMomentsDiv(b, loc, sum, count);
+      Value zero = createF32Like(b, loc, 0.0f, mean);
+      Value m2;
+      for (const SmallVector<Value> &tuple : tuples) {
+        Value offset = arith::SubFOp::create(
+            b, loc, tuple[k - 2],
+            arith::MulFOp::create(b, loc, tuple[k - 1], mean));
+        Value term = createMomentsDiv(
+            b, loc, arith::MulFOp::create(b, loc, offset, offset),
+            tuple[k - 1]);
+        Value some = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                           tuple[k - 1], zero);
+        term = arith::AddFOp::create(
+            b, loc, tuple[k],
+            arith::SelectOp::create(b, loc, some, term, zero));
+        m2 = m2 ? Value(arith::AddFOp::create(b, loc, m2, term)) : term;
+      }
+      result[k] = m2;
     } else if (kind != CombinerKind::AddExp) {
       for (const SmallVector<Value> &tuple : tuples.drop_front())
         result[k] = createCombine(b, loc, kind, result[k], tuple[k]);

@@ -223,11 +223,11 @@ func.func @online_grid(%m: f32, %s: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i:
 // CHECK-NEXT: %[[OQ:.*]], %{{.*}} = gpu.shuffle xor %[[Q]], %[[D16]], %{{.*}} : f32
 // CHECK: %[[COUNT:.*]] = arith.addf %[[N]], %[[ON]] : f32
 // CHECK: %[[PRODUCT:.*]] = arith.mulf %[[N]], %[[ON]] : f32
-// CHECK: %[[MA:.*]] = arith.divf %[[S]], %[[N]] : f32
-// CHECK: %[[MB:.*]] = arith.divf %[[OS]], %[[ON]] : f32
+// CHECK: %[[MA:.*]] = arith.divf %[[S]], %[[N]] fastmath<afn> : f32
+// CHECK: %[[MB:.*]] = arith.divf %[[OS]], %[[ON]] fastmath<afn> : f32
 // CHECK: %[[DELTA:.*]] = arith.subf %[[MB]], %[[MA]] : f32
-// CHECK: %[[W:.*]] = arith.divf %[[PRODUCT]], %[[COUNT]] : f32
 // CHECK: %[[D2:.*]] = arith.mulf %[[DELTA]], %[[DELTA]] : f32
+// CHECK: %[[W:.*]] = arith.divf %[[PRODUCT]], %[[COUNT]] fastmath<afn> : f32
 // CHECK: %[[TERM:.*]] = arith.mulf %[[D2]], %[[W]] : f32
 // CHECK: %[[SOME:.*]] = arith.cmpf ogt, %[[PRODUCT]], %[[ZERO:.*]] : f32
 // CHECK: %[[KEPT:.*]] = arith.select %[[SOME]], %[[TERM]], %[[ZERO]] : f32
@@ -243,11 +243,16 @@ func.func @moments_warp(%s: f32, %n: f32, %q: f32) -> (f32, f32, f32) {
 
 // -----
 
-// Across the cluster: the ranks' moments merge in rank order, one merge per
-// rank after the first.
+// Across the cluster: all ranks' moments at once, each rank's sum offset
+// from its count times the cluster's mean: m2 = sum_r m2_r +
+// (s_r - n_r * mean)^2 / n_r (nothing for an empty rank).
 // CHECK-LABEL: func.func @moments_cluster
 // CHECK: nvvm.cluster.wait
 // CHECK-COUNT-6: memref.load
+// CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// CHECK: arith.mulf %{{.*}}, %[[MEAN]] : f32
+// CHECK: arith.cmpf ogt
+// CHECK: arith.mulf %{{.*}}, %[[MEAN]] : f32
 // CHECK: arith.cmpf ogt
 // CHECK-NOT: arith.cmpf ogt
 // CHECK: return

@@ -35,6 +35,10 @@ struct Moments {
   Value sum, count, m2;
 };
 
+/// lhs / rhs for the moments of `sqdev`, which need it to about 2 ulp:
+/// the approximate quotient (no IEEE slow path, no division chain).
+Value createMomentsDiv(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
 /// Chan's combination of two partials' moments (f32 or vectors of f32):
 /// m2 = m2a + m2b + (mean_b - mean_a)^2 * na * nb / (na + nb), where a
 /// partial with no elements adds nothing. It gives the same bits with the
@@ -48,10 +52,12 @@ Value createCombine(OpBuilder &b, Location loc, CombinerKind kind, Value lhs,
                     Value rhs);
 
 /// Combines tuples of partial values, one value per entry of `kinds`, in
-/// the order given. Entries other than `addexp` combine alone; an `addexp`
-/// entry s, partnered with maxima m, combines as sum_i s_i * exp(m_i - M)
-/// with M the combined maximum (shifted as in createExpShift): one
-/// exponential per tuple. Two tuples combine commutatively, bit for bit.
+/// the order given. Entries other than `addexp` and `sqdev` combine alone;
+/// an `addexp` entry s, partnered with maxima m, combines as
+/// sum_i s_i * exp(m_i - M) with M the combined maximum (shifted as in
+/// createExpShift): one exponential per tuple; a `sqdev` entry q as
+/// sum_i q_i + (s_i - n_i * S / N)^2 / n_i with its sums s and counts n
+/// (S and N their totals). Two tuples combine commutatively, bit for bit.
 SmallVector<Value> createCombineAll(OpBuilder &b, Location loc,
                                     ArrayRef<CombinerKind> kinds,
                                     ArrayRef<SmallVector<Value>> tuples);

@@ -192,53 +192,17 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           getElementArgs(block, state, chunk, pos, stage, results);
       SmallVector<Value> values = cloneElementwise(b, block, args);
       valid.push_back(pos.valid);
-      // sqdev merges the chunk's moments into the running ones (the sum
-      // and count before this chunk's adds).
-      SmallVector<Value> before = next;
       for (auto [k, kind] : llvm::enumerate(kinds)) {
-        if (kind != CombinerKind::SqDev)
-          continue;
-        Value chunkValues = values[k];
-        Value ones = values[k - 1];
-        if (!isa<VectorType>(chunkValues.getType()))
-          chunkValues = vector::BroadcastOp::create(
-              b, loc, vectorOf(b.getF32Type()), chunkValues);
-        if (!isa<VectorType>(ones.getType()))
-          ones = vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()),
-                                             ones);
-        Moments chunkMoments;
-        chunkMoments.sum = vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::ADD, chunkValues);
-        chunkMoments.count = vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::ADD, ones);
-        Value mean = vector::BroadcastOp::create(
-            b, loc, chunkValues.getType(),
-            arith::DivFOp::create(b, loc, chunkMoments.sum,
-                                  chunkMoments.count));
-        Value deviation = arith::SubFOp::create(b, loc, chunkValues, mean);
-        chunkMoments.m2 = vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::ADD,
-            arith::MulFOp::create(b, loc, deviation, deviation));
-        Value merged = createMomentsMerge(
-                           b, loc, {before[k - 2], before[k - 1], before[k]},
-                           chunkMoments)
-                           .m2;
-        next[k] = pos.valid ? Value(arith::SelectOp::create(b, loc, pos.valid,
-                                                            merged, next[k]))
-                            : merged;
-      }
-      for (auto [k, kind] : llvm::enumerate(kinds)) {
-        if (kind == CombinerKind::SqDev)
-          continue;
         Value value = values[k];
         bool isOne = kind == CombinerKind::AddExp &&
                      matchPattern(value, m_OneFloat());
         if (!isa<VectorType>(value.getType()))
           value = vector::BroadcastOp::create(
               b, loc, vectorOf(b.getF32Type()), value);
-        if (partners.contains(k) || kind == CombinerKind::AddExp)
+        if (partners.contains(k) || kind == CombinerKind::AddExp ||
+            kind == CombinerKind::SqDev)
           kept[k].push_back(isOne ? Value() : value);
-        if (kind == CombinerKind::AddExp)
+        if (kind == CombinerKind::AddExp || kind == CombinerKind::SqDev)
           continue;
         Value partial =
             vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
@@ -269,6 +233,64 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           next[k] = accumulate(next[k], partial, chunkValid, kind);
         }
       }
+    }
+    // sqdev: the sweep's moments (its sum and count, then the squared
+    // deviations from its mean), merged into the running ones once.
+    auto sumOf = [&](ArrayRef<Value> chunks,
+                     function_ref<Value(Value)> term) {
+      Value sum = createCombinerIdentity(b, loc, CombinerKind::Add);
+      for (auto [chunk, chunkValid] : llvm::zip(chunks, valid)) {
+        Value partial = vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::ADD, term(chunk));
+        sum = accumulate(sum, partial, chunkValid, CombinerKind::Add);
+      }
+      return sum;
+    };
+    SmallVector<Moments> moments(kinds.size());
+    bool anyMoments = false;
+    for (auto [k, kind] : llvm::enumerate(kinds)) {
+      if (kind != CombinerKind::SqDev)
+        continue;
+      anyMoments = true;
+      moments[k].sum = sumOf(kept[k], [](Value chunk) { return chunk; });
+      // The count entry yields 1.0 (the verifier checks it).
+      Value ones = arith::ConstantOp::create(
+          b, loc, vectorOf(b.getF32Type()),
+          DenseElementsAttr::get(vectorOf(b.getF32Type()), 1.0f));
+      moments[k].count = sumOf(kept[k], [&](Value) { return ones; });
+    }
+    // Packed registers: the deviations widen the staged words again (a
+    // pass of their own) rather than keep every widened value live until
+    // the mean is known.
+    if (anyMoments && plan.packedRegisters) {
+      beginPass(state, plan.numStages + 1);
+      for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+        ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+        SmallVector<Value> values = cloneElementwise(
+            b, block,
+            getElementArgs(block, state, chunk, pos, plan.numStages, results));
+        for (auto [k, kind] : llvm::enumerate(kinds))
+          if (kind == CombinerKind::SqDev)
+            kept[k][chunk] = isa<VectorType>(values[k].getType())
+                                 ? values[k]
+                                 : vector::BroadcastOp::create(
+                                       b, loc, vectorOf(b.getF32Type()),
+                                       values[k]);
+      }
+    }
+    for (auto [k, kind] : llvm::enumerate(kinds)) {
+      if (kind != CombinerKind::SqDev)
+        continue;
+      Value mean = vector::BroadcastOp::create(
+          b, loc, vectorOf(b.getF32Type()),
+          createMomentsDiv(b, loc, moments[k].sum, moments[k].count));
+      moments[k].m2 = sumOf(kept[k], [&](Value chunk) -> Value {
+        Value deviation = arith::SubFOp::create(b, loc, chunk, mean);
+        return arith::MulFOp::create(b, loc, deviation, deviation);
+      });
+      next[k] = createMomentsMerge(b, loc, {accs[k - 2], accs[k - 1], accs[k]},
+                                   moments[k])
+                    .m2;
     }
     return next;
   });
