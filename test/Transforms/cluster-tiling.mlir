@@ -318,21 +318,22 @@ func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tenso
 
 // -----
 
-// A sqdev stage (a sum and its squared deviations, Chan's merge): each
-// sweep sums its chunks and counts them, then sums the squared deviations
-// from the sweep's mean (an approximate quotient) and merges these moments
-// into the running ones once; one block and one cluster exchange carry the
-// three values.
+// A sqdev stage (a sum and its squared deviations, Chan's merge), rows
+// reread: each sweep sums its chunks and counts them, then sums the squared
+// deviations from the sweep's mean (an approximate quotient) and merges
+// these moments into the running ones once; one block and one cluster
+// exchange carry the three values.
 // CHECK-LABEL: module attributes {credit.kernels = {moments_f32_n4096_c2t256e4_reread = {
 // CHECK: scf.for
 // CHECK: %[[C0:.*]] = vector.load
 // CHECK: %[[C1:.*]] = vector.load
 // CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
-// CHECK: %[[MEANS:.*]] = vector.broadcast %[[MEAN]]
-// CHECK: %[[DEV:.*]] = arith.subf %[[C0]], %[[MEANS]] : vector<2xf32>
+// CHECK: %[[M0:.*]] = vector.broadcast %[[MEAN]]
+// CHECK: %[[DEV:.*]] = arith.subf %[[C0]], %[[M0]] : vector<2xf32>
 // CHECK: %[[DEV2:.*]] = arith.mulf %[[DEV]], %[[DEV]] : vector<2xf32>
 // CHECK: vector.reduction <add>, %[[DEV2]]
-// CHECK: arith.subf %[[C1]], %[[MEANS]] : vector<2xf32>
+// CHECK: %[[M1:.*]] = vector.broadcast %[[MEAN]]
+// CHECK: arith.subf %[[C1]], %[[M1]] : vector<2xf32>
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
 // CHECK-NOT: vector.load
@@ -344,6 +345,41 @@ func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tenso
 func.func @moments(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %r = credit.rowwise "moments" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 2, elems = 4, staging = reread>}
+    reduce [add, add, sqdev] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one, %v : f32, f32, f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32, %n: f32, %q: f32) {
+      %d = arith.subf %v, %s : f32
+      %p = arith.divf %d, %q : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// The same stage with rows staged in shared memory: the loads' loop only
+// adds (and counts); a second loop over the staged slice sums the squared
+// deviations from the thread's mean, reading shared memory only.
+// CHECK-LABEL: module attributes {credit.kernels = {moments_f32_n4096_c2t256e4_shared = {
+// CHECK: scf.for
+// CHECK: vector.load %{{.*}} : memref<?xf32, #gpu.address_space<global>>
+// CHECK-NOT: arith.divf
+// CHECK: scf.yield
+// CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}#0, %{{.*}}#1 fastmath<afn> : f32
+// CHECK: scf.for
+// CHECK-NOT: memref<?xf32, #gpu.address_space<global>>
+// CHECK: %[[C:.*]] = vector.load %{{.*}} : memref<?xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[M:.*]] = vector.broadcast %[[MEAN]]
+// CHECK: arith.subf %[[C]], %[[M]] : vector<2xf32>
+// CHECK: scf.yield
+// CHECK: credit.block_reduce [add, add, sqdev]
+// CHECK: credit.cluster_reduce [add, add, sqdev]
+// CHECK: gpu.return
+func.func @moments(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "moments" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 2, elems = 4, staging = shared>}
     reduce [add, add, sqdev] (%j: index, %v: f32) {
       %one = arith.constant 1.0 : f32
       credit.yield %v, %one, %v : f32, f32, f32

@@ -200,6 +200,14 @@ private:
   void emitClusterStart();
   /// Kernel exit: a cluster that had no rows completes the start barrier.
   void emitClusterEnd();
+  /// `value` as a vector of the plan's width (broadcast if scalar).
+  Value asVector(Value value);
+  /// The sum over `chunks` (vectors) of `term` of each (the chunk itself
+  /// when null), leaving out chunks whose `valid` is false.
+  Value createChunkSum(ArrayRef<Value> chunks, ArrayRef<Value> valid,
+                       function_ref<Value(Value)> term);
+  /// (chunk - mean)^2, lane by lane.
+  Value createSquaredDeviation(Value chunk, Value mean);
   /// Reduction stage `stage` of the current row: partial values over the
   /// slice, then the block and cluster reductions, and for split rows the
   /// exchange between the row's clusters.

@@ -154,6 +154,32 @@ static vector::CombiningKind toVectorKind(CombinerKind kind) {
   llvm_unreachable("unknown combiner");
 }
 
+Value KernelEmitter::asVector(Value value) {
+  if (isa<VectorType>(value.getType()))
+    return value;
+  return vector::BroadcastOp::create(b, loc, vectorOf(value.getType()), value);
+}
+
+Value KernelEmitter::createChunkSum(ArrayRef<Value> chunks,
+                                    ArrayRef<Value> valid,
+                                    function_ref<Value(Value)> term) {
+  Value sum = createCombinerIdentity(b, loc, CombinerKind::Add);
+  for (auto [chunk, chunkValid] : llvm::zip_equal(chunks, valid)) {
+    Value partial = vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::ADD, term ? term(chunk) : chunk);
+    Value added = arith::AddFOp::create(b, loc, sum, partial);
+    sum = chunkValid ? arith::SelectOp::create(b, loc, chunkValid, added, sum)
+                     : added;
+  }
+  return sum;
+}
+
+Value KernelEmitter::createSquaredDeviation(Value chunk, Value mean) {
+  Value deviation = arith::SubFOp::create(
+      b, loc, chunk, vector::BroadcastOp::create(b, loc, chunk.getType(), mean));
+  return arith::MulFOp::create(b, loc, deviation, deviation);
+}
+
 SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
                                             ValueRange results) {
   SmallVector<CombinerKind> kinds = op.getStageCombiners(stage);
@@ -167,6 +193,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     if (kinds[k] == CombinerKind::AddExp)
       partners.insert(*getExpPartner(kinds, k));
 
+  // Rows reread from global memory keep no slice to pass over again.
+  bool rereadMoments = plan.staging == Staging::Reread;
   beginPass(state, stage);
   SmallVector<Value> partials = forEachSweep(init, [&](Value sweep,
                                                        SmallVector<Value> accs) {
@@ -200,7 +228,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           value = vector::BroadcastOp::create(
               b, loc, vectorOf(b.getF32Type()), value);
         if (partners.contains(k) || kind == CombinerKind::AddExp ||
-            kind == CombinerKind::SqDev)
+            (kind == CombinerKind::SqDev && rereadMoments))
           kept[k].push_back(isOne ? Value() : value);
         if (kind == CombinerKind::AddExp || kind == CombinerKind::SqDev)
           continue;
@@ -234,66 +262,70 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
         }
       }
     }
-    // sqdev: the sweep's moments (its sum and count, then the squared
-    // deviations from its mean), merged into the running ones once.
-    auto sumOf = [&](ArrayRef<Value> chunks,
-                     function_ref<Value(Value)> term) {
-      Value sum = createCombinerIdentity(b, loc, CombinerKind::Add);
-      for (auto [chunk, chunkValid] : llvm::zip(chunks, valid)) {
-        Value partial = vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::ADD, term(chunk));
-        sum = accumulate(sum, partial, chunkValid, CombinerKind::Add);
-      }
-      return sum;
-    };
-    SmallVector<Moments> moments(kinds.size());
-    bool anyMoments = false;
+    // sqdev, rows reread: the sweep's moments (its sum and count, then the
+    // squared deviations from its mean), merged into the running ones once.
     for (auto [k, kind] : llvm::enumerate(kinds)) {
-      if (kind != CombinerKind::SqDev)
+      if (kind != CombinerKind::SqDev || !rereadMoments)
         continue;
-      anyMoments = true;
-      moments[k].sum = sumOf(kept[k], [](Value chunk) { return chunk; });
-      // The count entry yields 1.0 (the verifier checks it).
-      Value ones = arith::ConstantOp::create(
-          b, loc, vectorOf(b.getF32Type()),
-          DenseElementsAttr::get(vectorOf(b.getF32Type()), 1.0f));
-      moments[k].count = sumOf(kept[k], [&](Value) { return ones; });
-    }
-    // Packed registers: the deviations widen the staged words again (a
-    // pass of their own) rather than keep every widened value live until
-    // the mean is known.
-    if (anyMoments && plan.packedRegisters) {
-      beginPass(state, plan.numStages + 1);
-      for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
-        ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
-        SmallVector<Value> values = cloneElementwise(
-            b, block,
-            getElementArgs(block, state, chunk, pos, plan.numStages, results));
-        for (auto [k, kind] : llvm::enumerate(kinds))
-          if (kind == CombinerKind::SqDev)
-            kept[k][chunk] = isa<VectorType>(values[k].getType())
-                                 ? values[k]
-                                 : vector::BroadcastOp::create(
-                                       b, loc, vectorOf(b.getF32Type()),
-                                       values[k]);
-      }
-    }
-    for (auto [k, kind] : llvm::enumerate(kinds)) {
-      if (kind != CombinerKind::SqDev)
-        continue;
-      Value mean = vector::BroadcastOp::create(
-          b, loc, vectorOf(b.getF32Type()),
-          createMomentsDiv(b, loc, moments[k].sum, moments[k].count));
-      moments[k].m2 = sumOf(kept[k], [&](Value chunk) -> Value {
-        Value deviation = arith::SubFOp::create(b, loc, chunk, mean);
-        return arith::MulFOp::create(b, loc, deviation, deviation);
+      Moments moments;
+      moments.sum = createChunkSum(kept[k], valid, {});
+      moments.count = createChunkSum(kept[k], valid, [&](Value chunk) {
+        // The count entry yields 1.0 (the verifier checks it).
+        return arith::ConstantOp::create(
+            b, loc, chunk.getType(),
+            DenseElementsAttr::get(cast<VectorType>(chunk.getType()), 1.0f));
+      });
+      Value mean = createMomentsDiv(b, loc, moments.sum, moments.count);
+      moments.m2 = createChunkSum(kept[k], valid, [&](Value chunk) {
+        return createSquaredDeviation(chunk, mean);
       });
       next[k] = createMomentsMerge(b, loc, {accs[k - 2], accs[k - 1], accs[k]},
-                                   moments[k])
+                                   moments)
                     .m2;
     }
     return next;
   });
+
+  // sqdev, rows staged in registers or shared memory: a second pass over
+  // the staged slice sums the squared deviations from the thread's own
+  // mean (the first pass only added, keeping its loads back to back).
+  SmallVector<unsigned> moments;
+  for (auto [k, kind] : llvm::enumerate(kinds))
+    if (kind == CombinerKind::SqDev && !rereadMoments)
+      moments.push_back(k);
+  if (!moments.empty()) {
+    SmallVector<Value> means = llvm::map_to_vector(moments, [&](unsigned k) {
+      return createMomentsDiv(b, loc, partials[k - 2], partials[k - 1]);
+    });
+    // Its own pass: packed registers widen the staged words again.
+    beginPass(state, plan.numStages + 1 + stage);
+    SmallVector<Value> zeros(moments.size(),
+                             createCombinerIdentity(b, loc, CombinerKind::Add));
+    SmallVector<Value> squares = forEachSweep(
+        zeros, [&](Value sweep, SmallVector<Value> accs) {
+          SmallVector<SmallVector<Value>> chunks(moments.size());
+          SmallVector<Value> valid;
+          for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+            ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+            valid.push_back(pos.valid);
+            SmallVector<Value> values = cloneElementwise(
+                b, block,
+                getElementArgs(block, state, chunk, pos, plan.numStages,
+                               results));
+            for (auto [i, k] : llvm::enumerate(moments))
+              chunks[i].push_back(asVector(values[k]));
+          }
+          for (auto [i, mean] : llvm::enumerate(means))
+            accs[i] = arith::AddFOp::create(
+                b, loc, accs[i],
+                createChunkSum(chunks[i], valid, [&](Value chunk) {
+                  return createSquaredDeviation(chunk, mean);
+                }));
+          return accs;
+        });
+    for (auto [i, k] : llvm::enumerate(moments))
+      partials[k] = squares[i];
+  }
 
   // The scratch region of this stage in this row's buffer.
   auto bufferOffset = [&](int64_t region) {
