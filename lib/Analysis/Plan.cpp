@@ -380,6 +380,16 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       plan.broadcastBytesPerRow += plan.n * elementBytes(input);
     }
   }
+  // A sqdev stage passes over the staged slice again for the deviations
+  // (rows reread from global memory merge per sweep instead).
+  if (plan.staging != Staging::Reread)
+    for (unsigned stage = 0; stage < plan.numStages; ++stage)
+      if (llvm::is_contained(op.getStageCombiners(stage), CombinerKind::SqDev))
+        for (auto [i, input] : llvm::enumerate(op.getInputs()))
+          if (isUsed(op.getStages()[stage], 1 + i)) {
+            ++laterRowReads;
+            laterRowBytes += elementBytes(input);
+          }
   if (plan.staging == Staging::Reread)
     plan.rereadBytesPerRow = std::max<int64_t>(
         0, plan.rereadBytesPerRow - plan.n * plan.inputBytesPerColumn);
