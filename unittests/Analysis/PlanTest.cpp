@@ -64,6 +64,24 @@ func.func @f(%x: tensor<?x65536xbf16>, %y: tensor<?x65536xbf16>, %w: tensor<6553
 }
 )mlir";
 
+/// Layer norm's statistics in one stage (credit-online-variance's form):
+/// f32 x of N = 65536, sum, count and squared deviations; an epilogue.
+constexpr const char *kMoments = R"mlir(
+func.func @f(%x: tensor<?x65536xf32>, %o: tensor<?x65536xf32>) -> tensor<?x65536xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x65536xf32>) outs(%o : tensor<?x65536xf32>)
+    reduce [add, add, sqdev] (%j: index, %a: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %a, %one, %a : f32, f32, f32
+    }
+    epilogue (%j: index, %a: f32, %s: f32, %n: f32, %q: f32) {
+      %d = arith.subf %a, %s : f32
+      %p = arith.mulf %d, %q : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x65536xf32>
+}
+)mlir";
+
 class PlanTest : public ::testing::Test {
 protected:
   PlanTest() {
@@ -209,6 +227,28 @@ TEST_F(PlanTest, SharedStagingAndRereads) {
   ASSERT_TRUE(registers);
   EXPECT_EQ(registers->broadcastBytesPerRow, 0);
   EXPECT_EQ(registers->stagedValues, 8 * 3);
+}
+
+TEST_F(PlanTest, SquaredDeviationsPassOverTheStagedSlice) {
+  RowwiseOp op = parse(kMoments);
+  ASSERT_TRUE(op);
+  // Shared: the stage writes x (one vector of 4 per element), reads it
+  // again for the deviations, and the epilogue reads it: 3 / 4.
+  std::optional<KernelPlan> shared =
+      buildPlan(op, tiling(4, 1024, 4, 16, Staging::Shared), target);
+  ASSERT_TRUE(shared);
+  EXPECT_DOUBLE_EQ(shared->sharedAccessesPerElement, 3.0 / 4);
+  EXPECT_EQ(shared->sharedBytesPerRow, 65536 * (4 + 4 + 4));
+  // One stage of three values: one exchange of 3 floats per CTA pair.
+  EXPECT_EQ(shared->exchangeRounds, 1);
+  EXPECT_EQ(shared->dsmemBytesPerRow, 3 * 4 * 4 * 4);
+  // Reread: the deviations merge per sweep, no second read of the row;
+  // the epilogue rereads it once (one sweep of 16384 per CTA).
+  std::optional<KernelPlan> reread =
+      buildPlan(op, tiling(4, 1024, 4, 16, Staging::Reread), target);
+  ASSERT_TRUE(reread);
+  EXPECT_EQ(reread->rereadBytesPerRow, 65536 * 4);
+  EXPECT_EQ(reread->rereadRounds, 1);
 }
 
 TEST_F(PlanTest, IllegalTilingsSayWhy) {
