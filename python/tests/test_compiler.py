@@ -162,7 +162,11 @@ def test_compile_split_parts(tmp_path):
     (two,) = {k.scalar_output_dtypes for k in compiler.compile(
         Request("softmax", "f16", 4099, split="partial")).kernels}
     assert two == ("f32", "f32")
+    # So do layernorm's mean and variance.
+    (three,) = {k.scalar_output_dtypes for k in compiler.compile(
+        Request("layernorm", "f32", 1024, 0, 1e-5, split="partial")).kernels}
+    assert three == ("f32", "f32", "f32")
     # A two-stage workload cannot be split at one stage.
     with pytest.raises(CompileError, match="exactly one reduction stage"):
-        compiler.compile(Request("layernorm", "f32", 1024, 0, 1e-5,
+        compiler.compile(Request("layernorm_bwd", "f32", 1024, 0, 1e-5,
                                  split="partial"))
