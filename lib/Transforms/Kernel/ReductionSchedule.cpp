@@ -315,11 +315,11 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
             for (auto [i, k] : llvm::enumerate(moments))
               chunks[i].push_back(asVector(values[k]));
           }
-          for (auto [i, mean] : llvm::enumerate(means))
+          for (size_t i = 0; i < means.size(); ++i)
             accs[i] = arith::AddFOp::create(
                 b, loc, accs[i],
                 createChunkSum(chunks[i], valid, [&](Value chunk) {
-                  return createSquaredDeviation(chunk, mean);
+                  return createSquaredDeviation(chunk, means[i]);
                 }));
           return accs;
         });
