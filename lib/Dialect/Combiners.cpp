@@ -100,6 +100,21 @@ Moments mlir::credit::createMomentsMerge(OpBuilder &b, Location loc,
   return {arith::AddFOp::create(b, loc, lhs.sum, rhs.sum), count, m2};
 }
 
+/// A partial's squared deviations from `mean` instead of its own mean:
+/// m2 + (sum - count * mean)^2 / count (just m2 where count is 0).
+static Value createCenteredM2(OpBuilder &b, Location loc,
+                              const Moments &moments, Value mean) {
+  Value offset = arith::SubFOp::create(
+      b, loc, moments.sum, arith::MulFOp::create(b, loc, moments.count, mean));
+  Value square = arith::MulFOp::create(b, loc, offset, offset);
+  Value term = createMomentsDiv(b, loc, square, moments.count);
+  Value zero = createF32Like(b, loc, 0.0f, mean);
+  Value some = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                     moments.count, zero);
+  return arith::AddFOp::create(
+      b, loc, moments.m2, arith::SelectOp::create(b, loc, some, term, zero));
+}
+
 /// The moments of a `sqdev` entry at `k` of `values`.
 static Moments getMoments(ArrayRef<Value> values, unsigned k) {
   return {values[k - 2], values[k - 1], values[k]};
@@ -126,20 +141,9 @@ mlir::credit::createCombineAll(OpBuilder &b, Location loc,
         count = arith::AddFOp::create(b, loc, count, tuple[k - 1]);
       }
       Value mean = createMomentsDiv(b, loc, sum, count);
-      Value zero = createF32Like(b, loc, 0.0f, mean);
       Value m2;
       for (const SmallVector<Value> &tuple : tuples) {
-        Value offset = arith::SubFOp::create(
-            b, loc, tuple[k - 2],
-            arith::MulFOp::create(b, loc, tuple[k - 1], mean));
-        Value term = createMomentsDiv(
-            b, loc, arith::MulFOp::create(b, loc, offset, offset),
-            tuple[k - 1]);
-        Value some = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                           tuple[k - 1], zero);
-        term = arith::AddFOp::create(
-            b, loc, tuple[k],
-            arith::SelectOp::create(b, loc, some, term, zero));
+        Value term = createCenteredM2(b, loc, getMoments(tuple, k), mean);
         m2 = m2 ? Value(arith::AddFOp::create(b, loc, m2, term)) : term;
       }
       result[k] = m2;
@@ -194,27 +198,16 @@ SmallVector<Value> mlir::credit::createButterfly(OpBuilder &b, Location loc,
   for (auto [k, kind] : llvm::enumerate(kinds))
     if (kind != CombinerKind::AddExp && kind != CombinerKind::SqDev)
       result[k] = createButterflyOf(b, loc, kind, values[k], lanes);
-  // sqdev merges its moments with the other lane's at every step; the sums
-  // and counts come out as the adds' butterflies compute them.
+  // sqdev: once the group's sum and count are known (the same bits in
+  // every lane), each lane centers its squared deviations on the group's
+  // mean and they are added in a butterfly of their own.
   for (auto [k, kind] : llvm::enumerate(kinds)) {
     if (kind != CombinerKind::SqDev)
       continue;
-    Value width = arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                            b.getI32IntegerAttr(kWarpLanes));
-    Moments moments = getMoments(SmallVector<Value>(values), k);
-    for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
-      Value distance = arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                                 b.getI32IntegerAttr(offset));
-      auto shuffle = [&](Value value) -> Value {
-        return gpu::ShuffleOp::create(b, loc, value, distance, width,
-                                      gpu::ShuffleMode::XOR)
-            .getShuffleResult();
-      };
-      moments = createMomentsMerge(
-          b, loc, moments,
-          {shuffle(moments.sum), shuffle(moments.count), shuffle(moments.m2)});
-    }
-    result[k] = moments.m2;
+    Value mean = createMomentsDiv(b, loc, result[k - 2], result[k - 1]);
+    Value own = createCenteredM2(
+        b, loc, getMoments(SmallVector<Value>(values), k), mean);
+    result[k] = createButterflyOf(b, loc, CombinerKind::Add, own, lanes);
   }
   // Floating-point addition is commutative, so the lanes' rescaled sums
   // add up to the same bits everywhere.

@@ -210,31 +210,25 @@ func.func @online_grid(%m: f32, %s: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i:
 
 // -----
 
-// sqdev with its sum and count: at every butterfly step each lane merges
-// its moments with the other lane's (three shuffles; the means' difference
-// squared times na * nb / (na + nb), nothing where a side is empty); the
-// sums and counts come out of their own butterflies.
+// sqdev with its sum and count: the sums and counts take their own
+// butterflies (the same bits in every lane); each lane then centers its
+// squared deviations on the warp's mean, m2 + (s - n * mean)^2 / n (nothing
+// where its count is 0), and those are added in a butterfly of their own.
 // CHECK-LABEL: func.func @moments_warp
 // CHECK-SAME: (%[[S:.*]]: f32, %[[N:.*]]: f32, %[[Q:.*]]: f32)
-// CHECK: gpu.shuffle xor %[[S]],
-// CHECK: gpu.shuffle xor %[[N]],
-// CHECK: %[[OS:.*]], %{{.*}} = gpu.shuffle xor %[[S]], %[[D16:.*]], %{{.*}} : f32
-// CHECK-NEXT: %[[ON:.*]], %{{.*}} = gpu.shuffle xor %[[N]], %[[D16]], %{{.*}} : f32
-// CHECK-NEXT: %[[OQ:.*]], %{{.*}} = gpu.shuffle xor %[[Q]], %[[D16]], %{{.*}} : f32
-// CHECK: %[[COUNT:.*]] = arith.addf %[[N]], %[[ON]] : f32
-// CHECK: %[[PRODUCT:.*]] = arith.mulf %[[N]], %[[ON]] : f32
-// CHECK: %[[MA:.*]] = arith.divf %[[S]], %[[N]] fastmath<afn> : f32
-// CHECK: %[[MB:.*]] = arith.divf %[[OS]], %[[ON]] fastmath<afn> : f32
-// CHECK: %[[DELTA:.*]] = arith.subf %[[MB]], %[[MA]] : f32
-// CHECK: %[[D2:.*]] = arith.mulf %[[DELTA]], %[[DELTA]] : f32
-// CHECK: %[[W:.*]] = arith.divf %[[PRODUCT]], %[[COUNT]] fastmath<afn> : f32
-// CHECK: %[[TERM:.*]] = arith.mulf %[[D2]], %[[W]] : f32
-// CHECK: %[[SOME:.*]] = arith.cmpf ogt, %[[PRODUCT]], %[[ZERO:.*]] : f32
-// CHECK: %[[KEPT:.*]] = arith.select %[[SOME]], %[[TERM]], %[[ZERO]] : f32
-// CHECK: %[[QQ:.*]] = arith.addf %[[Q]], %[[OQ]] : f32
-// CHECK: arith.addf %[[QQ]], %[[KEPT]] : f32
-// CHECK-COUNT-4: arith.cmpf ogt
-// CHECK-NOT: arith.cmpf ogt
+// CHECK-COUNT-10: gpu.shuffle
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[MEAN:.*]] = arith.divf %{{.*}}, %[[SUM]] fastmath<afn> : f32
+// CHECK-NEXT: %[[NM:.*]] = arith.mulf %[[N]], %[[MEAN]] : f32
+// CHECK-NEXT: %[[OFF:.*]] = arith.subf %[[S]], %[[NM]] : f32
+// CHECK-NEXT: %[[OFF2:.*]] = arith.mulf %[[OFF]], %[[OFF]] : f32
+// CHECK-NEXT: %[[TERM:.*]] = arith.divf %[[OFF2]], %[[N]] fastmath<afn> : f32
+// CHECK: %[[SOME:.*]] = arith.cmpf ogt, %[[N]], %[[ZERO:.*]] : f32
+// CHECK-NEXT: %[[KEPT:.*]] = arith.select %[[SOME]], %[[TERM]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[OWN:.*]] = arith.addf %[[Q]], %[[KEPT]] : f32
+// CHECK: gpu.shuffle xor %[[OWN]]
+// CHECK-COUNT-4: gpu.shuffle
+// CHECK-NOT: gpu.shuffle
 // CHECK: return
 func.func @moments_warp(%s: f32, %n: f32, %q: f32) -> (f32, f32, f32) {
   %r:3 = credit.block_reduce [add, add, sqdev] %s, %n, %q {group_threads = 32 : i32} : f32, f32, f32

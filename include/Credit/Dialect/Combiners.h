@@ -67,9 +67,10 @@ inline constexpr int64_t kWarpLanes = 32;
 
 /// Combines `values` (one per entry of `kinds`) over groups of `lanes`
 /// consecutive lanes (a power of two) with xor shuffles: every entry but
-/// addexp first; then each lane rescales its addexp sums to the group's
-/// maximum and they are added. Every lane of a group ends with the same
-/// bits.
+/// addexp and sqdev first; then each lane rescales its addexp sums to the
+/// group's maximum, and centers its sqdev's squared deviations on the
+/// group's mean, and they are added. Every lane of a group ends with the
+/// same bits.
 SmallVector<Value> createButterfly(OpBuilder &b, Location loc,
                                    ArrayRef<CombinerKind> kinds,
                                    ValueRange values, int64_t lanes);
