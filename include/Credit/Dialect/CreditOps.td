@@ -90,9 +90,10 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
       `sqdev` sums the squared deviations of `a` from its row mean,
       `sum((a - S / n)^2)`: it yields `a`, the entry two before it must be
       the `add` of the same `a` (`S`) and the entry right before it the
-      `add` of 1.0 (`n`, the count). Partial triples (S, n, Q) combine by
-      Chan's formula, so a layer norm's mean and variance need one stage
-      and one exchange, without the cancellation of a sum of squares.
+      `add` of 1.0 (`n`, the count). Partial triples (S, n, Q) combine
+      centered on their combined mean (Chan's parallel variance), so a
+      layer norm's mean and variance need one stage and one exchange,
+      without the cancellation of a sum of squares.
     - `epilogue (args) { ... }`, with the arguments of a stage after the last
       one, yields one value per row output and one f32 per column-sum
       output. It is required when the op has row or column-sum outputs.

@@ -127,7 +127,7 @@ def CreditOnlineVariance : Pass<"credit-online-variance"> {
     `Q + n * (S / n - K)^2`, with `K` recomputed there. The kernel then
     makes one exchange (CTA, cluster and, for split rows, grid) instead
     of two, and reread staging reads the row once less; partial moments
-    merge by Chan's formula (per chunk of a thread and at every exchange),
+    combine centered on their combined mean (Chan's parallel variance),
     which keeps the two-pass form's accuracy. The sum moves after the
     earlier stage's other entries; entries of the later stage that do not
     use the earlier stage's results join it as they are. A stage with any
