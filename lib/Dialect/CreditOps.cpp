@@ -146,9 +146,9 @@ static ParseResult parseCombinerList(OpAsmParser &parser, ArrayAttr &result) {
       return failure();
     std::optional<CombinerKind> kind = symbolizeCombinerKind(name);
     if (!kind)
-      return parser.emitError(loc) << "unknown combiner kind '" << name
-                                   << "', expected one of 'add', 'max', 'min', 'addexp', "
-                                      "'sqdev'";
+      return parser.emitError(loc)
+             << "unknown combiner kind '" << name
+             << "', expected one of 'add', 'max', 'min', 'addexp', 'sqdev'";
     kinds.push_back(CombinerKindAttr::get(ctx, *kind));
     return success();
   };

@@ -191,21 +191,6 @@ RowwiseOp StageMerge::rewrite(OpBuilder &b) {
 namespace {
 struct CreditOnlineSoftmaxPass
     : public credit::impl::CreditOnlineSoftmaxBase<CreditOnlineSoftmaxPass> {
-  void runOnOperation() override {
-    SmallVector<RowwiseOp> ops;
-    getOperation()->walk([&](RowwiseOp op) { ops.push_back(op); });
-    OpBuilder b(&getContext());
-    for (RowwiseOp op : ops) {
-      // Merges until no pair of stages merges; each merge removes a stage.
-      for (unsigned stage = 0; stage + 1 < op.getNumStages();) {
-        StageMerge merge(op, stage);
-        if (!merge.isLegal()) {
-          ++stage;
-          continue;
-        }
-        op = merge.rewrite(b);
-      }
-    }
-  }
+  void runOnOperation() override { mergeStages<StageMerge>(getOperation()); }
 };
 } // namespace

@@ -84,8 +84,7 @@ private:
 
 } // namespace
 
-bool VarianceMerge::isRowValue(Value value,
-                               llvm::SetVector<Operation *> &ops) {
+bool VarianceMerge::isRowValue(Value value, llvm::SetVector<Operation *> &ops) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     return arg.getOwner() == &second &&
            arg.getArgNumber() + earlierResults >= first.getNumArguments();
@@ -106,8 +105,9 @@ bool VarianceMerge::matchDeviation(Value value) {
   if (!deviation)
     return false;
   Operation *yield = first.getTerminator();
-  for (auto [element, row] : {std::pair(deviation.getLhs(), deviation.getRhs()),
-                              std::pair(deviation.getRhs(), deviation.getLhs())}) {
+  for (auto [element, row] :
+       {std::pair(deviation.getLhs(), deviation.getRhs()),
+        std::pair(deviation.getRhs(), deviation.getLhs())}) {
     if (usesFirstResults(element) || !usesFirstResults(row))
       continue;
     llvm::SetVector<Operation *> ops;
@@ -240,8 +240,7 @@ RowwiseOp VarianceMerge::rewrite(OpBuilder &b) {
   Operation *secondYield = second.getTerminator();
   for (unsigned k = 0; k < secondKinds.size(); ++k)
     if (k != deviationEntry)
-      values[secondPosition(k)] =
-          mapping.lookup(secondYield->getOperand(k));
+      values[secondPosition(k)] = mapping.lookup(secondYield->getOperand(k));
   YieldOp::create(b, yield->getLoc(), values);
   yield->erase();
 
@@ -262,20 +261,6 @@ RowwiseOp VarianceMerge::rewrite(OpBuilder &b) {
 namespace {
 struct CreditOnlineVariancePass
     : public credit::impl::CreditOnlineVarianceBase<CreditOnlineVariancePass> {
-  void runOnOperation() override {
-    SmallVector<RowwiseOp> ops;
-    getOperation()->walk([&](RowwiseOp op) { ops.push_back(op); });
-    OpBuilder b(&getContext());
-    for (RowwiseOp op : ops) {
-      for (unsigned stage = 0; stage + 1 < op.getNumStages();) {
-        VarianceMerge merge(op, stage);
-        if (!merge.isLegal()) {
-          ++stage;
-          continue;
-        }
-        op = merge.rewrite(b);
-      }
-    }
-  }
+  void runOnOperation() override { mergeStages<VarianceMerge>(getOperation()); }
 };
 } // namespace

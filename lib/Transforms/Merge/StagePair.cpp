@@ -66,8 +66,8 @@ RowwiseOp StagePair::createMergedOp(OpBuilder &b,
                                     ArrayRef<CombinerKind> merged) {
   SmallVector<Attribute> lists(op.getCombiners().begin(),
                                op.getCombiners().end());
-  lists[stage] = b.getArrayAttr(llvm::map_to_vector(
-      merged, [&](CombinerKind kind) -> Attribute {
+  lists[stage] = b.getArrayAttr(
+      llvm::map_to_vector(merged, [&](CombinerKind kind) -> Attribute {
         return CombinerKindAttr::get(op.getContext(), kind);
       }));
   lists.erase(lists.begin() + stage + 1);

@@ -49,6 +49,25 @@ private:
   DenseMap<Value, bool> dependence;
 };
 
+/// Merges stage pairs of every `credit.rowwise` under `root` with `Merge`
+/// (a StagePair with isLegal() and rewrite(b) returning the new op) until
+/// no pair merges; each merge removes a stage.
+template <typename Merge> void mergeStages(Operation *root) {
+  SmallVector<RowwiseOp> ops;
+  root->walk([&](RowwiseOp op) { ops.push_back(op); });
+  OpBuilder b(root->getContext());
+  for (RowwiseOp op : ops) {
+    for (unsigned stage = 0; stage + 1 < op.getNumStages();) {
+      Merge merge(op, stage);
+      if (!merge.isLegal()) {
+        ++stage;
+        continue;
+      }
+      op = merge.rewrite(b);
+    }
+  }
+}
+
 } // namespace detail
 } // namespace credit
 } // namespace mlir
