@@ -224,9 +224,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
         Value value = values[k];
         bool isOne = kind == CombinerKind::AddExp &&
                      matchPattern(value, m_OneFloat());
-        if (!isa<VectorType>(value.getType()))
-          value = vector::BroadcastOp::create(
-              b, loc, vectorOf(b.getF32Type()), value);
+        value = asVector(value);
         if (partners.contains(k) || kind == CombinerKind::AddExp ||
             (kind == CombinerKind::SqDev && rereadMoments))
           kept[k].push_back(isOne ? Value() : value);
