@@ -158,6 +158,7 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
   profile.ctaLaunchUs = read.number("cta_launch_us", true);
   profile.opsPerUsPerSM = read.number("ops_per_us_per_sm");
   profile.accessOps = read.number("access_ops", true);
+  profile.narrowAccessOps = read.number("narrow_access_ops", true);
   profile.threadOpsPerUs = read.number("thread_ops_per_us");
   profile.spillCost = read.number("spill_cost", true);
   profile.overlap = read.number("overlap");

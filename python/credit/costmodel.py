@@ -324,7 +324,8 @@ def measure(library: str, out: str, budget_s: float, reps: int,
 
 #: Parameters `fit` tunes; the rest come from the microbenchmarks.
 FITTED = ("dram_latency_us", "l2_latency_us", "l1_latency_us", "sm_gbs",
-          "ops_per_us_per_sm", "thread_ops_per_us", "access_ops", "overlap",
+          "ops_per_us_per_sm", "thread_ops_per_us", "access_ops",
+          "narrow_access_ops", "overlap",
           "cta_launch_us", "launch_us", "exchange_scale", "block_reduce_us",
           "block_reduce_per_warp_us", "spill_cost", "grid_exchange_us",
           "grid_exchange_per_cluster_us")
@@ -382,6 +383,7 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         "cta_launch_us": max(0.0, per_wave / 8),
         "ops_per_us_per_sm": raw["fma_per_us_per_sm"],
         "access_ops": 4.0,
+        "narrow_access_ops": 0.0,
         "thread_ops_per_us": raw["clock_ghz"] * 1e3,
         "spill_cost": 0.5,
         "overlap": 2.0,

@@ -288,7 +288,8 @@ constexpr const char *kProfile = R"json({
   "device": "test", "chip": "sm_90", "calibrated": false, "sms": 100,
   "clock_ghz": 1.0, "dram_gbs": 1000, "dram_latency_us": 1.0,
   "sm_gbs": 50, "l2_gbs": 3000, "l2_latency_us": 0.2, "l2_bytes": 1000000,
-  "shared_bytes_per_cycle": 128, "access_ops": 4, "l1_bytes": 262144,
+  "shared_bytes_per_cycle": 128, "access_ops": 4, "narrow_access_ops": 0,
+  "l1_bytes": 262144,
   "thread_ops_per_us": 1000, "spill_cost": 0.5,
   "l1_latency_us": 0.03,
   "block_reduce_us": 0.1, "block_reduce_per_warp_us": 0.01,
@@ -436,3 +437,34 @@ TEST_F(PlanTest, RowsSplitOverClusters) {
 }
 
 } // namespace
+
+TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  std::string error;
+  ChipProfile plain = *parseProfile(kProfile, "test", error);
+  std::string text = kProfile;
+  text.replace(text.find("\"narrow_access_ops\": 0"),
+               std::string("\"narrow_access_ops\": 0").size(),
+               "\"narrow_access_ops\": 8");
+  std::optional<ChipProfile> narrow = parseProfile(text, "test", error);
+  ASSERT_TRUE(narrow) << error;
+  refineTarget(target, plain);
+  // 16-byte accesses (4 f32) pay no surcharge.
+  std::optional<KernelPlan> wide = buildPlan(op, tiling(1, 256, 4, 16), target);
+  ASSERT_TRUE(wide);
+  EXPECT_DOUBLE_EQ(predict(*wide, 4096, *narrow).issueUs,
+                   predict(*wide, 4096, plain).issueUs);
+  // 4-byte accesses leave 3/4 of 16 bytes unused: every global access per
+  // element costs 8 * 3/4 more operations, in proportion to the rest.
+  std::optional<KernelPlan> scalar =
+      buildPlan(op, tiling(1, 256, 1, 16), target);
+  ASSERT_TRUE(scalar);
+  double base = predict(*scalar, 4096, plain).issueUs;
+  double opsPerElement =
+      scalar->opsPerElement + plain.accessOps * (scalar->globalAccessesPerElement +
+                                                 scalar->sharedAccessesPerElement);
+  EXPECT_NEAR(predict(*scalar, 4096, *narrow).issueUs / base,
+              1 + 8 * 0.75 * scalar->globalAccessesPerElement / opsPerElement,
+              1e-12);
+}
