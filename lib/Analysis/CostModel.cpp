@@ -116,14 +116,13 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
                         sharedBytes / sharedBytesPerUs});
 
   // Instructions: the regions' arithmetic and every vector access, global
-  // accesses narrower than 16 bytes at a surcharge.
-  double accessBytes = double(plan.vector * plan.widestElementBytes);
-  double narrowness = std::max(0.0, 1.0 - accessBytes / 16.0);
+  // accesses narrower than the widest at a surcharge.
   double opsPerElement =
       plan.opsPerElement +
       profile.accessOps *
           (plan.globalAccessesPerElement + plan.sharedAccessesPerElement) +
-      profile.narrowAccessOps * narrowness * plan.globalAccessesPerElement;
+      profile.narrowAccessOps * plan.unusedAccessShare *
+          plan.globalAccessesPerElement;
   double ops = rowsPerGroup * columns * opsPerElement;
   result.issueUs = perSM * ops / profile.opsPerUsPerSM;
 

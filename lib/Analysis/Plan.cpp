@@ -277,6 +277,9 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                               plan.vector,
                               plan.vector * plan.widestElementBytes,
                               target.maxAccessBytes));
+  plan.unusedAccessShare =
+      1.0 - double(plan.vector * plan.widestElementBytes) /
+                double(target.maxAccessBytes);
   if (plan.splits > 1 && plan.numStages == 0)
     return fail(llvm::formatv("an op without reduction stages has nothing "
                               "for {0} clusters per row to exchange; splits "

@@ -436,8 +436,6 @@ TEST_F(PlanTest, RowsSplitOverClusters) {
             std::string::npos);
 }
 
-} // namespace
-
 TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
   RowwiseOp op = parse(kSoftmax);
   ASSERT_TRUE(op);
@@ -460,6 +458,7 @@ TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
   std::optional<KernelPlan> scalar =
       buildPlan(op, tiling(1, 256, 1, 16), target);
   ASSERT_TRUE(scalar);
+  EXPECT_DOUBLE_EQ(scalar->unusedAccessShare, 0.75);
   double base = predict(*scalar, 4096, plain).issueUs;
   double opsPerElement =
       scalar->opsPerElement + plain.accessOps * (scalar->globalAccessesPerElement +
@@ -468,3 +467,5 @@ TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
               1 + 8 * 0.75 * scalar->globalAccessesPerElement / opsPerElement,
               1e-12);
 }
+
+} // namespace

@@ -121,6 +121,10 @@ struct KernelPlan {
   /// Vector accesses per element of the row: to global memory (row and
   /// broadcast reads, output writes) and to the shared-memory stage.
   double globalAccessesPerElement = 0, sharedAccessesPerElement = 0;
+  /// The share of the widest access the chip allows that the widest
+  /// operand's vector access leaves unused (0 for 16-byte accesses on
+  /// sm_90, 0.75 for one f32 at a time).
+  double unusedAccessShare = 0;
   /// Bytes per row moved through the shared-memory stage (written once,
   /// read by every later region that uses the row).
   int64_t sharedBytesPerRow = 0;

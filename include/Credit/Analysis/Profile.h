@@ -91,8 +91,9 @@ struct ChipProfile {
   /// vector access to global or shared memory costs in such operations
   /// (the access and its address arithmetic).
   double opsPerUsPerSM = 0, accessOps = 0;
-  /// What a global access narrower than 16 bytes costs on top, in such
-  /// operations, scaled by the share of the 16 bytes it leaves unused.
+  /// What a global access narrower than the widest costs on top, in such
+  /// operations, scaled by the share it leaves unused
+  /// (KernelPlan::unusedAccessShare).
   double narrowAccessOps = 0;
   /// Operations per microsecond one thread issues on its own (its part of
   /// a row's chain when little else runs).
