@@ -316,7 +316,10 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         }
       }
       // Sweeps over a slice too long for registers: up to 1024 threads,
-      // each with up to four vectors of each input in flight.
+      // each with up to four vectors of each input in flight. Where the
+      // slice takes several sweeps, also CTAs of half and a quarter as
+      // many threads: two or four of them share an SM, so one loads while
+      // another waits for its exchange.
       int64_t inputs = op.getInputs().size();
       int64_t elems = std::max<int64_t>(
           vector,
@@ -328,6 +331,12 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
       if (sweeps >= 2 || !registers) {
         add(cluster, threads, elems, 1, Staging::Shared, splits);
         add(cluster, threads, elems, 1, Staging::Reread, splits);
+      }
+      for (int64_t fewer = threads / 2;
+           sweeps >= 2 && fewer >= threads / 4 && fewer >= kMinSplitThreads;
+           fewer /= 2) {
+        add(cluster, fewer, elems, 1, Staging::Shared, splits);
+        add(cluster, fewer, elems, 1, Staging::Reread, splits);
       }
     }
   }
