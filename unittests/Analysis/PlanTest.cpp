@@ -17,6 +17,7 @@
 #include "mlir/Parser/Parser.h"
 
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::credit;
@@ -466,6 +467,31 @@ TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
   EXPECT_NEAR(predict(*scalar, 4096, *narrow).issueUs / base,
               1 + 8 * 0.75 * scalar->globalAccessesPerElement / opsPerElement,
               1e-12);
+}
+
+TEST_F(PlanTest, SweepsAlsoOnSmallerCtas) {
+  // softmax over N = 4096 f32 on one cluster of 16: 256 elements per CTA,
+  // one sweep of 64 threads, so sweeps on smaller CTAs are not offered.
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  auto staged = [](const std::vector<KernelPlan> &plans, int64_t cluster) {
+    std::set<int64_t> threads;
+    for (const KernelPlan &plan : plans)
+      if (plan.staging != Staging::Registers && plan.cluster == cluster &&
+          plan.splits == 1)
+        threads.insert(plan.threads);
+    return threads;
+  };
+  EXPECT_EQ(staged(enumerateCandidates(op, target), 16), std::set<int64_t>{});
+  // Two inputs of N = 65536 on one CTA: 8 elements per thread take 8 sweeps
+  // of 1024 threads, so 512 and 256 threads (16 and 32 sweeps) join them.
+  op = parse(kTwoInputs);
+  ASSERT_TRUE(op);
+  std::vector<KernelPlan> plans = enumerateCandidates(op, target);
+  EXPECT_EQ(staged(plans, 1), (std::set<int64_t>{256, 512, 1024}));
+  for (const KernelPlan &plan : plans)
+    if (plan.staging != Staging::Registers)
+      EXPECT_GE(plan.threads, 128);
 }
 
 } // namespace
