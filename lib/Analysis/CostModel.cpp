@@ -229,8 +229,9 @@ static constexpr int64_t kMaxCandidateChunks = 32;
 /// The fewest elements per CTA of a split row's candidates: shorter parts
 /// cost more in exchanges than they gain in parallelism.
 static constexpr int64_t kMinSplitPart = 2048;
-/// The fewest threads per CTA of a split row's candidates: smaller CTAs
-/// never measured fastest (0 of 226 evaluation points, 2026-12-02) and the
+/// The fewest threads per CTA of a split row's candidates, and of sweeps on
+/// CTAs smaller than their slice allows: smaller split-row CTAs never
+/// measured fastest (0 of 226 evaluation points, 2026-12-02) and the
 /// model underestimates them by up to 1.45x.
 static constexpr int64_t kMinSplitThreads = 128;
 
@@ -332,12 +333,14 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         add(cluster, threads, elems, 1, Staging::Shared, splits);
         add(cluster, threads, elems, 1, Staging::Reread, splits);
       }
-      for (int64_t fewer = threads / 2;
-           sweeps >= 2 && fewer >= threads / 4 && fewer >= kMinSplitThreads;
-           fewer /= 2) {
-        add(cluster, fewer, elems, 1, Staging::Shared, splits);
-        add(cluster, fewer, elems, 1, Staging::Reread, splits);
-      }
+      // (Several sweeps means `threads` is the CTA maximum, whole warps.)
+      if (sweeps >= 2)
+        for (int64_t fewer : {threads / 2, threads / 4}) {
+          if (fewer < kMinSplitThreads)
+            break;
+          add(cluster, fewer, elems, 1, Staging::Shared, splits);
+          add(cluster, fewer, elems, 1, Staging::Reread, splits);
+        }
     }
   }
   return plans;

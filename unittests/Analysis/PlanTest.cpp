@@ -471,7 +471,7 @@ TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
 
 TEST_F(PlanTest, SweepsAlsoOnSmallerCtas) {
   // softmax over N = 4096 f32 on one cluster of 16: 256 elements per CTA,
-  // one sweep of 64 threads, so sweeps on smaller CTAs are not offered.
+  // a single sweep of 32 threads, so no sweeps on smaller CTAs.
   RowwiseOp op = parse(kSoftmax);
   ASSERT_TRUE(op);
   auto staged = [](const std::vector<KernelPlan> &plans, int64_t cluster) {
