@@ -450,7 +450,8 @@ TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
   ASSERT_TRUE(narrow) << error;
   refineTarget(target, plain);
   // 16-byte accesses (4 f32) pay no surcharge.
-  std::optional<KernelPlan> wide = buildPlan(op, tiling(1, 256, 4, 16), target);
+  std::optional<KernelPlan> wide =
+      buildPlan(op, tiling(1, 256, 4, 16), target);
   ASSERT_TRUE(wide);
   EXPECT_DOUBLE_EQ(predict(*wide, 4096, *narrow).issueUs,
                    predict(*wide, 4096, plain).issueUs);
@@ -462,8 +463,9 @@ TEST_F(PlanTest, NarrowAccessesCostMoreToIssue) {
   EXPECT_DOUBLE_EQ(scalar->unusedAccessShare, 0.75);
   double base = predict(*scalar, 4096, plain).issueUs;
   double opsPerElement =
-      scalar->opsPerElement + plain.accessOps * (scalar->globalAccessesPerElement +
-                                                 scalar->sharedAccessesPerElement);
+      scalar->opsPerElement +
+      plain.accessOps * (scalar->globalAccessesPerElement +
+                         scalar->sharedAccessesPerElement);
   EXPECT_NEAR(predict(*scalar, 4096, *narrow).issueUs / base,
               1 + 8 * 0.75 * scalar->globalAccessesPerElement / opsPerElement,
               1e-12);
