@@ -183,6 +183,49 @@ static bool isUsed(Region &region, unsigned index) {
          !region.getArgument(index).use_empty();
 }
 
+bool mlir::credit::isFoldableColumnCompare(arith::CmpIPredicate predicate,
+                                           unsigned bits) {
+  switch (predicate) {
+  case arith::CmpIPredicate::eq:
+  case arith::CmpIPredicate::ne:
+    return true;
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::sge:
+    return bits >= 32;
+  default:
+    return false;
+  }
+}
+
+/// Whether `region` computes with its column argument per element: uses
+/// other than compares that fold (directly or through one index cast).
+static bool needsColumnValues(Region &region) {
+  if (!isUsed(region, 0))
+    return false;
+  auto folds = [](Operation *user, Value column, unsigned bits) {
+    auto compare = dyn_cast<arith::CmpIOp>(user);
+    return compare && compare.getLhs() != compare.getRhs() &&
+           isFoldableColumnCompare(compare.getPredicate(), bits) &&
+           (compare.getLhs() == column || compare.getRhs() == column);
+  };
+  Value column = region.getArgument(0);
+  for (Operation *user : column.getUsers()) {
+    if (folds(user, column, 64))
+      continue;
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(user))
+      return true;
+    Value cast = user->getResult(0);
+    unsigned bits = cast.getType().getIntOrFloatBitWidth();
+    if (!llvm::all_of(cast.getUsers(), [&](Operation *castUser) {
+          return folds(castUser, cast, bits);
+        }))
+      return true;
+  }
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // buildPlan
 //===----------------------------------------------------------------------===//
@@ -446,7 +489,8 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   unsigned elementArgs = 1 + plan.numInputs + plan.numBroadcasts;
   plan.carriedValues = countCarriedValues(op, elementArgs);
   for (Region *region : regions)
-    plan.indexValues = std::max<int64_t>(plan.indexValues, isUsed(*region, 0));
+    plan.indexValues =
+        std::max<int64_t>(plan.indexValues, needsColumnValues(*region));
 
   // Arithmetic: the regions' per-element ops, one combine per reduced
   // value, and a conversion per loaded input and stored output.

@@ -282,8 +282,8 @@ func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf3
 
 // An addexp stage (online softmax), two sweeps of two chunks: each sweep
 // reduces the maximum of its chunks first, rescales the running sum to the
-// new maximum once and adds the chunks' exponentials; one block and one
-// cluster exchange carry both values.
+// new maximum once and adds the chunks' exponentials, each where it is
+// computed; one block and one cluster exchange carry both values.
 // CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n4096_c2t256e4_reread = {
 // CHECK: scf.for
 // CHECK: vector.reduction <maximumf>
@@ -291,10 +291,10 @@ func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf3
 // CHECK: arith.cmpf oeq
 // CHECK: math.exp {{.*}} : f32
 // CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK-NEXT: vector.reduction <add>
 // CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK-NEXT: vector.reduction <add>
 // CHECK-NOT: math.exp
-// CHECK: vector.reduction <add>
-// CHECK: vector.reduction <add>
 // CHECK: scf.yield
 // CHECK: credit.block_reduce [max, addexp]
 // CHECK: credit.cluster_reduce [max, addexp]
@@ -568,4 +568,51 @@ func.func @unpacked_shared(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> 
       credit.yield %r : f32
     }
   return %r : tensor<?x4096xbf16>
+}
+
+// -----
+
+// Column compares: `j == k` and `j < k` (signed) compare the chunk's
+// constant lanes with k - base, one value per pass (the base plus the
+// pass's opaque zero, so that no pass reuses another's predicates); the
+// signed one clamps k at -1 first. The unsigned compare keeps the column.
+
+// CHECK-LABEL: module attributes {credit.kernels = {column_compares_f32_n2048_c1t128e16 = {
+// CHECK: shl.b32 $0, $0, 0;
+// CHECK: %[[BASE:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[SHIFTED:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
+// CHECK: %[[DIFF:.*]] = arith.subi %[[K:.*]], %[[SHIFTED]] : i32
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[DIFF]] : i32 to vector<4xi32>
+// CHECK: %[[LANES:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+// CHECK: arith.cmpi eq, %[[LANES]], %[[SPLAT]] : vector<4xi32>
+// CHECK: arith.constant dense<[512, 513, 514, 515]> : vector<4xi32>
+// CHECK: shl.b32 $0, $0, 1;
+// CHECK: %[[COLUMN:.*]] = arith.index_castui %{{.*}} : vector<4xindex> to vector<4xi32>
+// CHECK: %[[CLAMPED:.*]] = arith.maxsi %[[K]], %{{.*}} : i32
+// CHECK: %[[DIFF2:.*]] = arith.subi %[[CLAMPED]], %{{.*}} : i32
+// CHECK: %[[SPLAT2:.*]] = vector.broadcast %[[DIFF2]] : i32 to vector<4xi32>
+// CHECK: arith.cmpi slt, %{{.*}}, %[[SPLAT2]] : vector<4xi32>
+// CHECK: arith.cmpi ult, %[[COLUMN]], %{{.*}} : vector<4xi32>
+// CHECK-NOT: arith.cmpi eq, %{{.*}} : vector<4xi32>
+// CHECK: gpu.return
+func.func @column_compares(%x: tensor<?x2048xf32>, %t: tensor<?xi32>, %o: tensor<?x2048xf32>) -> tensor<?x2048xf32> {
+  %r = credit.rowwise "column_compares" ins(%x : tensor<?x2048xf32>) scalars(%t : tensor<?xi32>) outs(%o : tensor<?x2048xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 128, vector = 4, elems = 16>}
+    reduce [add] (%j: index, %v: f32, %k: i32) {
+      %j32 = arith.index_castui %j : index to i32
+      %hit = arith.cmpi eq, %j32, %k : i32
+      %z = arith.constant 0.0 : f32
+      %p = arith.select %hit, %v, %z : f32
+      credit.yield %p : f32
+    }
+    epilogue (%j: index, %v: f32, %k: i32, %s: f32) {
+      %j32 = arith.index_castui %j : index to i32
+      %below = arith.cmpi slt, %j32, %k : i32
+      %under = arith.cmpi ult, %j32, %k : i32
+      %both = arith.andi %below, %under : i1
+      %z = arith.constant 0.0 : f32
+      %r = arith.select %both, %s, %z : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x2048xf32>
 }

@@ -144,7 +144,8 @@ struct KernelPlan {
   /// uses again (live across the reductions between).
   int64_t carriedValues = 0;
   /// 1 when a region computes with the column index per element (held as
-  /// 64-bit values).
+  /// 64-bit values) other than in compares that fold into constant lanes
+  /// (isFoldableColumnCompare).
   int64_t indexValues = 0;
   /// Exponentials a stage's `addexp` entries take per element: a sweep's
   /// are computed after its maximum, live beside its values.
@@ -190,6 +191,13 @@ struct KernelPlan {
 /// the row inputs, broadcast inputs and row outputs of `op` that divides the
 /// row length.
 unsigned getVectorWidth(RowwiseOp op, const TargetInfo &target);
+
+/// Whether a compare of the column j with a value t, `bits` wide (after an
+/// index cast, or 64 for index), folds into a compare of constant lanes
+/// with t - base, one value per thread: exact for == and != at any width,
+/// and for signed predicates from 32 bits up (t clamped at -1), since
+/// 0 <= j < 2^31. The kernel emitter folds exactly these.
+bool isFoldableColumnCompare(arith::CmpIPredicate predicate, unsigned bits);
 
 /// The plan of `op` under `tiling` on `target`, or nothing when the tiling
 /// is illegal there; `whyNot` then says why, in a sentence for a

@@ -182,6 +182,7 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   finishColumnSums(rowLoop.getResults());
   emitClusterEnd();
   gpu::ReturnOp::create(b, loc);
+  foldColumnCompares();
 }
 
 gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {

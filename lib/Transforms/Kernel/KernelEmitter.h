@@ -27,6 +27,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
+
 namespace mlir {
 namespace credit {
 namespace detail {
@@ -50,6 +52,10 @@ struct ChunkPosition {
   Value local;
   /// Column of the row.
   Value column;
+  /// The column as columnBase() + columnOffset: a base shared by the
+  /// thread's chunks of the sweep (built on request), and a constant.
+  std::function<Value()> columnBase;
+  int64_t columnOffset = 0;
   /// Whether the chunk lies inside the row; null when that holds for every
   /// thread.
   Value inRange;
@@ -175,6 +181,11 @@ private:
   Value getBroadcast(RowState &state, unsigned input, unsigned chunk,
                      const ChunkPosition &pos);
   /// The arguments of an element region at `pos`.
+  /// Rewrites the regions' compares of a column with a value `t` into
+  /// compares of the column's constant lanes with `t - base`: one value per
+  /// thread instead of one register per element (which LLVM hoists out of
+  /// the row loop and keeps live through the kernel).
+  void foldColumnCompares();
   SmallVector<Value> getElementArgs(Block &block, RowState &state,
                                     unsigned chunk, const ChunkPosition &pos,
                                     unsigned stage, ValueRange results);
@@ -261,6 +272,9 @@ private:
   SmallVector<Value> inputViews, inputStrides, broadcastViews, scalarViews,
       outputViews, outputStrides, scalarOutputViews, columnSumViews;
   SmallVector<Value> stagedViews;
+  /// The column vectors passed to element regions, each with its
+  /// chunk-independent base (the rest is constant) and its pass's zero.
+  SmallVector<std::tuple<Value, Value, Value>> columnVectors;
   /// Registers staging: broadcast chunks loaded once, [input][chunk],
   /// packed as the row's chunks are.
   SmallVector<SmallVector<Value>> broadcastRegisters;

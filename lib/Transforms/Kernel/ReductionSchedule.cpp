@@ -242,21 +242,24 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           b, loc, arith::SubFOp::create(b, loc, accs[partner], shift));
       Value shifts =
           vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()), shift);
-      SmallVector<Value> exps =
-          llvm::map_to_vector(kept[partner], [&](Value exponent) -> Value {
-            return math::ExpOp::create(
-                b, loc, arith::SubFOp::create(b, loc, exponent, shifts));
-          });
-      for (auto [k, kind] : llvm::enumerate(kinds)) {
-        if (kind != CombinerKind::AddExp || *getExpPartner(kinds, k) != partner)
-          continue;
+      SmallVector<unsigned> sums;
+      for (auto [k, kind] : llvm::enumerate(kinds))
+        if (kind == CombinerKind::AddExp && *getExpPartner(kinds, k) == partner)
+          sums.push_back(k);
+      for (unsigned k : sums)
         next[k] = arith::MulFOp::create(b, loc, accs[k], scale);
-        for (auto [e, weight, chunkValid] : llvm::zip(exps, kept[k], valid)) {
+      // Chunk by chunk, each exponential added where it is computed, so
+      // that no chunk's exponentials wait for the others'.
+      for (auto [chunk, exponent] : llvm::enumerate(kept[partner])) {
+        Value e = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, exponent, shifts));
+        for (unsigned k : sums) {
+          Value weight = kept[k][chunk];
           Value term =
               weight ? Value(arith::MulFOp::create(b, loc, e, weight)) : e;
           Value partial = vector::ReductionOp::create(
               b, loc, vector::CombiningKind::ADD, term);
-          next[k] = accumulate(next[k], partial, chunkValid, kind);
+          next[k] = accumulate(next[k], partial, valid[chunk], kinds[k]);
         }
       }
     }

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -58,13 +59,19 @@ ChunkPosition KernelEmitter::getChunkPosition(Value sweep, int64_t chunk,
   // vector width, so a chunk lies wholly inside the row or wholly outside.
   Value inSweep = mul(add(index(chunk * plan.threadsPerRow), threadInRow),
                       index(plan.vector));
-  Value local =
-      add(mul(sweep, index(plan.threadsPerRow * plan.elems)), inSweep);
+  Value sweepBase = mul(sweep, index(plan.threadsPerRow * plan.elems));
+  Value local = add(sweepBase, inSweep);
   Value column = add(sliceBase, local);
+  // The same column with the chunk's part as a constant, for the element
+  // regions (see foldColumnCompares); built where a region uses it.
+  auto columnBase = [=, this] {
+    return add(sliceBase, add(sweepBase, mul(threadInRow, index(plan.vector))));
+  };
+  int64_t offset = chunk * plan.threadsPerRow * plan.vector;
   Value inRange;
   if (plan.ctasPerRow * plan.slice != plan.n)
     inRange = cmp(arith::CmpIPredicate::slt, column, index(plan.n));
-  return {local, column, inRange, andOf(rowValid, inRange)};
+  return {local, column, columnBase, offset, inRange, andOf(rowValid, inRange)};
 }
 
 Value KernelEmitter::loadVector(Value view, Value position, Type element,
@@ -130,7 +137,13 @@ Value KernelEmitter::toComputeType(Value value) {
 }
 
 void KernelEmitter::beginPass(RowState &state, unsigned pass) {
-  if (!plan.packedRegisters) {
+  // Also where a region uses the column: its folded compares take the
+  // zero (foldColumnCompares).
+  auto usesColumn = [](Region &region) {
+    return !region.empty() && !region.getArgument(0).use_empty();
+  };
+  if (!plan.packedRegisters && !llvm::any_of(op.getStages(), usesColumn) &&
+      !usesColumn(op.getEpilogue())) {
     state.opaqueZero = Value();
     return;
   }
@@ -256,12 +269,15 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
     args.push_back(pos.column);
   } else {
     VectorType type = vectorOf(b.getIndexType());
-    SmallVector<int64_t> steps =
-        llvm::to_vector(llvm::seq<int64_t>(0, plan.vector));
+    SmallVector<int64_t> steps = llvm::to_vector(
+        llvm::seq<int64_t>(pos.columnOffset, pos.columnOffset + plan.vector));
     Value lanes = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, ArrayRef<int64_t>(steps)));
-    Value base = vector::BroadcastOp::create(b, loc, type, pos.column);
-    args.push_back(arith::AddIOp::create(b, loc, base, lanes));
+    Value columnBase = pos.columnBase();
+    Value base = vector::BroadcastOp::create(b, loc, type, columnBase);
+    Value columns = arith::AddIOp::create(b, loc, base, lanes);
+    columnVectors.push_back({columns, columnBase, state.opaqueZero});
+    args.push_back(columns);
   }
   unsigned argIndex = 1;
   for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i, ++argIndex) {
@@ -301,4 +317,94 @@ SmallVector<Value> KernelEmitter::forEachSweep(
         scf::YieldOp::create(b, l, next);
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+void KernelEmitter::foldColumnCompares() {
+  // A column j = x + c (x the thread's base, c >= 0 the constant lanes, j
+  // under 2^31) compared with t, in K bits after an optional index cast
+  // (isFoldableColumnCompare):
+  //   j == t  <=>  c == t - x   (mod 2^K, so for any t; likewise !=)
+  //   j P t   <=>  c P max(t, -1) - x   for signed P and K >= 32: j >= 0
+  //   behaves the same against every t below 0, and nothing overflows.
+  // Unsigned compares stay as they are.
+  auto fold = [&](arith::CmpIOp compare, Value column, Value base,
+                  Value zero, DenseIntElementsAttr lanes) {
+    arith::CmpIPredicate predicate = compare.getPredicate();
+    auto type = cast<VectorType>(column.getType());
+    Type element = type.getElementType();
+    unsigned bits =
+        element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+    if (!isFoldableColumnCompare(predicate, bits))
+      return;
+    bool isSigned = predicate != arith::CmpIPredicate::eq &&
+                    predicate != arith::CmpIPredicate::ne;
+    bool columnLeft = compare.getLhs() == column;
+    Value other = columnLeft ? compare.getRhs() : compare.getLhs();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(compare);
+    // x plus the pass's zero: each pass compares anew, where LLVM would
+    // keep every chunk's predicates of the first pass live for the others.
+    Value x = base;
+    if (!element.isIndex())
+      x = arith::IndexCastUIOp::create(b, loc, element, x);
+    if (zero) {
+      if (element.isIndex())
+        zero = arith::IndexCastUIOp::create(b, loc, element, zero);
+      else if (bits > 32)
+        zero = arith::ExtUIOp::create(b, loc, element, zero);
+      else if (bits < 32)
+        zero = arith::TruncIOp::create(b, loc, element, zero);
+      x = arith::AddIOp::create(b, loc, x, zero);
+    }
+    // The difference once per thread when t is the same for every lane.
+    Value difference;
+    auto splat = other.getDefiningOp<vector::BroadcastOp>();
+    Value t = splat && splat.getSource().getType() == element
+                  ? splat.getSource()
+                  : other;
+    if (isSigned) {
+      TypedAttr minusOne = b.getIntegerAttr(element, -1);
+      if (auto vector = dyn_cast<VectorType>(t.getType()))
+        minusOne = DenseElementsAttr::get(vector, minusOne);
+      t = arith::MaxSIOp::create(
+          b, loc, t, arith::ConstantOp::create(b, loc, minusOne));
+    }
+    if (t == other)
+      difference = arith::SubIOp::create(
+          b, loc, t, vector::BroadcastOp::create(b, loc, type, x));
+    else
+      difference = vector::BroadcastOp::create(
+          b, loc, type, arith::SubIOp::create(b, loc, t, x));
+    SmallVector<APInt> values = llvm::map_to_vector(
+        lanes.getValues<APInt>(),
+        [&](const APInt &lane) { return lane.sextOrTrunc(bits); });
+    Value constant = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, values));
+    Value folded = arith::CmpIOp::create(
+        b, loc, predicate, columnLeft ? constant : difference,
+        columnLeft ? difference : constant);
+    compare.replaceAllUsesWith(folded);
+    compare.erase();
+  };
+
+  for (auto [columns, base, zero] : columnVectors) {
+    auto add = columns.getDefiningOp<arith::AddIOp>();
+    DenseIntElementsAttr lanes;
+    if (!add || !matchPattern(add.getRhs(), m_Constant(&lanes)))
+      continue;
+    // Compares of the column, directly or through one index cast.
+    SmallVector<std::pair<arith::CmpIOp, Value>> compares;
+    for (Operation *user : columns.getUsers()) {
+      if (auto compare = dyn_cast<arith::CmpIOp>(user))
+        compares.push_back({compare, columns});
+      if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(user))
+        for (Operation *castUser : user->getUsers())
+          if (auto compare = dyn_cast<arith::CmpIOp>(castUser))
+            compares.push_back({compare, user->getResult(0)});
+    }
+    for (auto [compare, column] : compares)
+      if (compare.getLhs() != compare.getRhs())
+        fold(compare, column, base, zero, lanes);
+  }
+  columnVectors.clear();
 }
