@@ -257,8 +257,13 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
                  1.6 * plan.indexValues + 0.28 * plan.exponentials;
   else
     perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
+  // An online softmax's cluster exchange holds every rank's maximum and
+  // sums at once (the sums are rescaled to the maximum of all ranks).
+  double gathered = plan.cluster > 1 && plan.exponentials > 0
+                        ? 0.4 * plan.cluster * plan.stageWidth
+                        : 0.0;
   return static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
-                                          0.37 * plan.chunks +
+                                          0.37 * plan.chunks + gathered +
                                           plan.elems * perElement));
 }
 

@@ -267,7 +267,10 @@ def measure(library: str, out: str, budget_s: float, reps: int,
         done = {_point_key(row) for row in earlier["points"]}
     print(f"copy {copy_gbs:.0f} GB/s", flush=True)
     for index, point in enumerate(points()):
-        if (only and only not in point.key) or point.key in done:
+        op_key = f"{point.workload}/{point.dtype}/{point.n}"
+        # A library of some ops' candidates measures only their points.
+        if (only and only not in point.key) or point.key in done or \
+                op_key not in candidates:
             continue
         if time.time() - start > budget_s:
             print(f"budget spent before {point.key}", flush=True)
@@ -286,7 +289,7 @@ def measure(library: str, out: str, budget_s: float, reps: int,
         fn = bench._credit_fn(point.workload)
         tolerance = 1e-2 if point.dtype != "f32" else 2e-4
         row = dataclasses.asdict(point) | {"bytes": nbytes, "candidates": []}
-        for tiling in candidates[f"{point.workload}/{point.dtype}/{point.n}"]:
+        for tiling in candidates[op_key]:
             entry = {"tiling": tiling, "cluster": cluster_of(tiling)}
 
             def call(*a, t=tiling):

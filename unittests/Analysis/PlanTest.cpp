@@ -497,3 +497,88 @@ TEST_F(PlanTest, SweepsAlsoOnSmallerCtas) {
 }
 
 } // namespace
+
+/// Column uses: a one-hot compare (folds into constant lanes) in stage 0, a
+/// signed mask in the epilogue; kColumnMath also uses j arithmetically.
+constexpr const char *kColumnCompares = R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %t: tensor<?xi32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) scalars(%t : tensor<?xi32>) outs(%o : tensor<?x4096xf32>)
+    reduce [add] (%j: index, %v: f32, %k: i32) {
+      %j32 = arith.index_castui %j : index to i32
+      %hit = arith.cmpi eq, %j32, %k : i32
+      %z = arith.constant 0.0 : f32
+      %p = arith.select %hit, %v, %z : f32
+      credit.yield %p : f32
+    }
+    epilogue (%j: index, %v: f32, %k: i32, %s: f32) {
+      %j32 = arith.index_cast %j : index to i32
+      %below = arith.cmpi slt, %k, %j32 : i32
+      %r = arith.select %below, %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir";
+constexpr const char *kColumnMath = R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %j32 = arith.index_castui %j : index to i32
+      %u = arith.cmpi ult, %j32, %j32 : i32
+      %f = arith.uitofp %j32 : i32 to f32
+      %r = arith.mulf %v, %f : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir";
+
+TEST_F(PlanTest, ColumnComparesNeedNoRegisters) {
+  EXPECT_TRUE(isFoldableColumnCompare(arith::CmpIPredicate::eq, 16));
+  EXPECT_TRUE(isFoldableColumnCompare(arith::CmpIPredicate::ne, 64));
+  EXPECT_TRUE(isFoldableColumnCompare(arith::CmpIPredicate::sge, 32));
+  EXPECT_FALSE(isFoldableColumnCompare(arith::CmpIPredicate::slt, 16));
+  EXPECT_FALSE(isFoldableColumnCompare(arith::CmpIPredicate::ult, 32));
+
+  TilingAttr t = tiling(1, 256, 4, 16);
+  std::optional<KernelPlan> folded =
+      buildPlan(parse(kColumnCompares), t, target);
+  ASSERT_TRUE(folded);
+  EXPECT_EQ(folded->indexValues, 0);
+  std::optional<KernelPlan> math = buildPlan(parse(kColumnMath), t, target);
+  ASSERT_TRUE(math);
+  EXPECT_EQ(math->indexValues, 1);
+  // The same registers otherwise (one pointer fewer, no scalar), plus 1.6
+  // per element for the column.
+  EXPECT_EQ(math->estimatedRegisters - folded->estimatedRegisters,
+            std::lround(16 * 1.6 - 2.5));
+}
+
+TEST_F(PlanTest, OnlineSoftmaxExchangeHoldsEveryRanksValues) {
+  // softmax merged into one online stage: max and its sum of exponentials.
+  RowwiseOp op = parse(R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) { credit.yield %v : f32 }
+  return %r : tensor<?x4096xf32>
+}
+)mlir");
+  ASSERT_TRUE(op);
+  // The same 4 elements per thread on one CTA and on a cluster of 16.
+  std::optional<KernelPlan> one = buildPlan(op, tiling(1, 1024, 4, 4), target);
+  std::optional<KernelPlan> sixteen =
+      buildPlan(op, tiling(16, 64, 4, 4), target);
+  ASSERT_TRUE(one && sixteen);
+  EXPECT_EQ(one->exponentials, 1);
+  EXPECT_EQ(one->carriedValues, 0);
+  // 18 + 2 pointers x 2.5 + one chunk x 0.37 + 4 elements x (1 + 0.28),
+  // and on the cluster 16 ranks x 2 values x 0.4.
+  EXPECT_EQ(one->estimatedRegisters, std::lround(18 + 5 + 0.37 + 4 * 1.28));
+  EXPECT_EQ(sixteen->estimatedRegisters,
+            std::lround(18 + 5 + 0.37 + 4 * 1.28 + 0.4 * 16 * 2));
+}
