@@ -575,7 +575,9 @@ func.func @unpacked_shared(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> 
 // Column compares: `j == k` and `j < k` (signed) compare the chunk's
 // constant lanes with k - base, one value per pass (the base plus the
 // pass's opaque zero, so that no pass reuses another's predicates); the
-// signed one clamps k at -1 first. The unsigned compare keeps the column.
+// signed one clamps k at -1 first. A per-element bound (`j <= v`) is
+// clamped and subtracted lane by lane. The unsigned compare keeps the
+// column.
 
 // CHECK-LABEL: module attributes {credit.kernels = {column_compares_f32_n2048_c1t128e16 = {
 // CHECK: shl.b32 $0, $0, 0;
@@ -585,6 +587,11 @@ func.func @unpacked_shared(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> 
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[DIFF]] : i32 to vector<4xi32>
 // CHECK: %[[LANES:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
 // CHECK: arith.cmpi eq, %[[LANES]], %[[SPLAT]] : vector<4xi32>
+// CHECK: %[[PER:.*]] = arith.fptosi %{{.*}} : vector<4xf32> to vector<4xi32>
+// CHECK: %[[PERCLAMPED:.*]] = arith.maxsi %[[PER]], %{{.*}} : vector<4xi32>
+// CHECK: %[[BASES:.*]] = vector.broadcast %{{.*}} : i32 to vector<4xi32>
+// CHECK: %[[PERDIFF:.*]] = arith.subi %[[PERCLAMPED]], %[[BASES]] : vector<4xi32>
+// CHECK: arith.cmpi sle, %{{.*}}, %[[PERDIFF]] : vector<4xi32>
 // CHECK: arith.constant dense<[512, 513, 514, 515]> : vector<4xi32>
 // CHECK: shl.b32 $0, $0, 1;
 // CHECK: %[[COLUMN:.*]] = arith.index_castui %{{.*}} : vector<4xindex> to vector<4xi32>
@@ -601,8 +608,11 @@ func.func @column_compares(%x: tensor<?x2048xf32>, %t: tensor<?xi32>, %o: tensor
     reduce [add] (%j: index, %v: f32, %k: i32) {
       %j32 = arith.index_castui %j : index to i32
       %hit = arith.cmpi eq, %j32, %k : i32
+      %vi = arith.fptosi %v : f32 to i32
+      %upto = arith.cmpi sle, %j32, %vi : i32
+      %both = arith.andi %hit, %upto : i1
       %z = arith.constant 0.0 : f32
-      %p = arith.select %hit, %v, %z : f32
+      %p = arith.select %both, %v, %z : f32
       credit.yield %p : f32
     }
     epilogue (%j: index, %v: f32, %k: i32, %s: f32) {

@@ -180,12 +180,12 @@ private:
                  const ChunkPosition &pos, unsigned stage);
   Value getBroadcast(RowState &state, unsigned input, unsigned chunk,
                      const ChunkPosition &pos);
-  /// The arguments of an element region at `pos`.
   /// Rewrites the regions' compares of a column with a value `t` into
   /// compares of the column's constant lanes with `t - base`: one value per
   /// thread instead of one register per element (which LLVM hoists out of
   /// the row loop and keeps live through the kernel).
   void foldColumnCompares();
+  /// The arguments of an element region at `pos`.
   SmallVector<Value> getElementArgs(Block &block, RowState &state,
                                     unsigned chunk, const ChunkPosition &pos,
                                     unsigned stage, ValueRange results);

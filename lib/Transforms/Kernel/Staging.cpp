@@ -327,13 +327,12 @@ void KernelEmitter::foldColumnCompares() {
   //   j P t   <=>  c P max(t, -1) - x   for signed P and K >= 32: j >= 0
   //   behaves the same against every t below 0, and nothing overflows.
   // Unsigned compares stay as they are.
-  auto fold = [&](arith::CmpIOp compare, Value column, Value base,
-                  Value zero, DenseIntElementsAttr lanes) {
+  auto fold = [&](arith::CmpIOp compare, Value column, Value base, Value zero,
+                  DenseIntElementsAttr lanes) {
     arith::CmpIPredicate predicate = compare.getPredicate();
     auto type = cast<VectorType>(column.getType());
     Type element = type.getElementType();
-    unsigned bits =
-        element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+    unsigned bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
     if (!isFoldableColumnCompare(predicate, bits))
       return;
     bool isSigned = predicate != arith::CmpIPredicate::eq &&
@@ -357,32 +356,30 @@ void KernelEmitter::foldColumnCompares() {
       x = arith::AddIOp::create(b, loc, x, zero);
     }
     // The difference once per thread when t is the same for every lane.
-    Value difference;
     auto splat = other.getDefiningOp<vector::BroadcastOp>();
-    Value t = splat && splat.getSource().getType() == element
-                  ? splat.getSource()
-                  : other;
+    bool uniform = splat && splat.getSource().getType() == element;
+    Value t = uniform ? splat.getSource() : other;
     if (isSigned) {
       TypedAttr minusOne = b.getIntegerAttr(element, -1);
       if (auto vector = dyn_cast<VectorType>(t.getType()))
         minusOne = DenseElementsAttr::get(vector, minusOne);
-      t = arith::MaxSIOp::create(
-          b, loc, t, arith::ConstantOp::create(b, loc, minusOne));
+      t = arith::MaxSIOp::create(b, loc, t,
+                                 arith::ConstantOp::create(b, loc, minusOne));
     }
-    if (t == other)
-      difference = arith::SubIOp::create(
-          b, loc, t, vector::BroadcastOp::create(b, loc, type, x));
-    else
-      difference = vector::BroadcastOp::create(
-          b, loc, type, arith::SubIOp::create(b, loc, t, x));
-    SmallVector<APInt> values = llvm::map_to_vector(
-        lanes.getValues<APInt>(),
-        [&](const APInt &lane) { return lane.sextOrTrunc(bits); });
+    Value difference =
+        uniform ? Value(vector::BroadcastOp::create(
+                      b, loc, type, arith::SubIOp::create(b, loc, t, x)))
+                : Value(arith::SubIOp::create(
+                      b, loc, t, vector::BroadcastOp::create(b, loc, type, x)));
+    SmallVector<APInt> values =
+        llvm::map_to_vector(lanes.getValues<APInt>(), [&](const APInt &lane) {
+          return lane.sextOrTrunc(bits);
+        });
     Value constant = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, values));
-    Value folded = arith::CmpIOp::create(
-        b, loc, predicate, columnLeft ? constant : difference,
-        columnLeft ? difference : constant);
+    Value folded = arith::CmpIOp::create(b, loc, predicate,
+                                         columnLeft ? constant : difference,
+                                         columnLeft ? difference : constant);
     compare.replaceAllUsesWith(folded);
     compare.erase();
   };
