@@ -199,31 +199,42 @@ bool mlir::credit::isFoldableColumnCompare(arith::CmpIPredicate predicate,
   }
 }
 
+bool mlir::credit::collectColumnCompares(
+    Value column, SmallVectorImpl<std::pair<arith::CmpIOp, Value>> &compares) {
+  auto collect = [&](Operation *user, Value compared) {
+    auto compare = dyn_cast<arith::CmpIOp>(user);
+    if (!compare || compare.getLhs() == compare.getRhs())
+      return false;
+    compares.push_back({compare, compared});
+    return true;
+  };
+  bool onlyCompares = true;
+  for (Operation *user : column.getUsers()) {
+    if (collect(user, column))
+      continue;
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(user)) {
+      onlyCompares = false;
+      continue;
+    }
+    for (Operation *castUser : user->getUsers())
+      onlyCompares &= collect(castUser, user->getResult(0));
+  }
+  return onlyCompares;
+}
+
 /// Whether `region` computes with its column argument per element: uses
-/// other than compares that fold (directly or through one index cast).
+/// other than compares that fold.
 static bool needsColumnValues(Region &region) {
   if (!isUsed(region, 0))
     return false;
-  auto folds = [](Operation *user, Value column, unsigned bits) {
-    auto compare = dyn_cast<arith::CmpIOp>(user);
-    return compare && compare.getLhs() != compare.getRhs() &&
-           isFoldableColumnCompare(compare.getPredicate(), bits) &&
-           (compare.getLhs() == column || compare.getRhs() == column);
-  };
-  Value column = region.getArgument(0);
-  for (Operation *user : column.getUsers()) {
-    if (folds(user, column, 64))
-      continue;
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(user))
-      return true;
-    Value cast = user->getResult(0);
-    unsigned bits = cast.getType().getIntOrFloatBitWidth();
-    if (!llvm::all_of(cast.getUsers(), [&](Operation *castUser) {
-          return folds(castUser, cast, bits);
-        }))
-      return true;
-  }
-  return false;
+  SmallVector<std::pair<arith::CmpIOp, Value>> compares;
+  if (!collectColumnCompares(region.getArgument(0), compares))
+    return true;
+  return llvm::any_of(compares, [](auto entry) {
+    Type type = entry.second.getType();
+    unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    return !isFoldableColumnCompare(entry.first.getPredicate(), bits);
+  });
 }
 
 //===----------------------------------------------------------------------===//

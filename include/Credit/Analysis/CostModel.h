@@ -59,7 +59,8 @@ Prediction predict(const KernelPlan &plan, int64_t rows,
 /// memory in sweeps (by CTAs of up to 1024 threads and, where that takes
 /// several sweeps, by CTAs of half and a quarter as many). Every one is
 /// legal (buildPlan succeeds). A forced cluster size that no such tiling
-/// has gets tilings with idle threads or CTAs instead. Rows are split over at most `maxSplits` clusters.
+/// has gets tilings with idle threads or CTAs instead. Rows are split over
+/// at most `maxSplits` clusters.
 std::vector<KernelPlan>
 enumerateCandidates(RowwiseOp op, const TargetInfo &target,
                     unsigned cluster = 0,

@@ -199,6 +199,12 @@ unsigned getVectorWidth(RowwiseOp op, const TargetInfo &target);
 /// 0 <= j < 2^31. The kernel emitter folds exactly these.
 bool isFoldableColumnCompare(arith::CmpIPredicate predicate, unsigned bits);
 
+/// The compares of a column with another value, directly or through one
+/// index cast, each with the column as it is compared (the cast's result or
+/// the column itself); whether these are all the column's uses.
+bool collectColumnCompares(
+    Value column, SmallVectorImpl<std::pair<arith::CmpIOp, Value>> &compares);
+
 /// The plan of `op` under `tiling` on `target`, or nothing when the tiling
 /// is illegal there; `whyNot` then says why, in a sentence for a
 /// diagnostic. Legal means that the kernel can be built and launched: the

@@ -346,15 +346,14 @@ void KernelEmitter::foldColumnCompares() {
     Value x = base;
     if (!element.isIndex())
       x = arith::IndexCastUIOp::create(b, loc, element, x);
-    if (zero) {
-      if (element.isIndex())
-        zero = arith::IndexCastUIOp::create(b, loc, element, zero);
-      else if (bits > 32)
-        zero = arith::ExtUIOp::create(b, loc, element, zero);
-      else if (bits < 32)
-        zero = arith::TruncIOp::create(b, loc, element, zero);
-      x = arith::AddIOp::create(b, loc, x, zero);
-    }
+    assert(zero && "a region uses the column, so its pass has a zero");
+    if (element.isIndex())
+      zero = arith::IndexCastUIOp::create(b, loc, element, zero);
+    else if (bits > 32)
+      zero = arith::ExtUIOp::create(b, loc, element, zero);
+    else if (bits < 32)
+      zero = arith::TruncIOp::create(b, loc, element, zero);
+    x = arith::AddIOp::create(b, loc, x, zero);
     // The difference once per thread when t is the same for every lane.
     auto splat = other.getDefiningOp<vector::BroadcastOp>();
     bool uniform = splat && splat.getSource().getType() == element;
@@ -389,19 +388,10 @@ void KernelEmitter::foldColumnCompares() {
     DenseIntElementsAttr lanes;
     if (!add || !matchPattern(add.getRhs(), m_Constant(&lanes)))
       continue;
-    // Compares of the column, directly or through one index cast.
     SmallVector<std::pair<arith::CmpIOp, Value>> compares;
-    for (Operation *user : columns.getUsers()) {
-      if (auto compare = dyn_cast<arith::CmpIOp>(user))
-        compares.push_back({compare, columns});
-      if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(user))
-        for (Operation *castUser : user->getUsers())
-          if (auto compare = dyn_cast<arith::CmpIOp>(castUser))
-            compares.push_back({compare, user->getResult(0)});
-    }
+    collectColumnCompares(columns, compares);
     for (auto [compare, column] : compares)
-      if (compare.getLhs() != compare.getRhs())
-        fold(compare, column, base, zero, lanes);
+      fold(compare, column, base, zero, lanes);
   }
   columnVectors.clear();
 }
