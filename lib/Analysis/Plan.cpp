@@ -268,8 +268,14 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
                  1.6 * plan.indexValues + 0.28 * plan.exponentials;
   else
     perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
-  // An online softmax's cluster exchange holds every rank's maximum and
-  // sums at once (the sums are rescaled to the maximum of all ranks).
+  // Cluster kernels of an online softmax: 0.4 registers per rank and stage
+  // value. It was fitted (0.38) when every thread held every rank's values
+  // in the exchange; since the exchange takes a rank per lane ptxas gives
+  // such kernels fewer registers (cross_entropy bf16 128256 c16 t512 e16:
+  // 92 -> 40), but without the term the model takes 16-CTA clusters that
+  // measure slower (decode cross_entropy 32 x 128256: 9.5 -> 12.2 us,
+  // RESULTS.md, tenth session), so it stays as a penalty on large
+  // clusters of these kernels until the model prices them otherwise.
   double gathered = plan.cluster > 1 && plan.exponentials > 0
                         ? 0.4 * plan.cluster * plan.stageWidth
                         : 0.0;

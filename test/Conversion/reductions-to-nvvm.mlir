@@ -37,8 +37,9 @@ func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>
 // -----
 
 // Cluster reduction: threads 0..3 push to the peers' shared memory through
-// DSMEM, the cluster synchronizes (release arrive, acquire wait), and every
-// thread combines the four local entries in rank order.
+// DSMEM, the cluster synchronizes (release arrive, acquire wait), and lane
+// i of every warp loads rank i % 4's two entries (not every rank's) and
+// combines them over groups of 4 lanes with xor shuffles (distances 2, 1).
 // CHECK-LABEL: func.func @cluster
 // CHECK: nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK: memref.extract_aligned_pointer_as_index
@@ -52,14 +53,23 @@ func.func @cta_group(%v: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NOT: relaxed
 // CHECK-NEXT: nvvm.cluster.wait
-// CHECK-COUNT-8: memref.load
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: arith.minimumf
-// CHECK-NEXT: arith.minimumf
-// CHECK-NEXT: arith.minimumf
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: %[[RANK:.*]] = arith.remui %[[LANE]], %[[FOUR:.*]] : index
+// CHECK: arith.muli %[[RANK]]
+// CHECK-COUNT-2: memref.load
 // CHECK-NOT: memref.load
+// CHECK: %[[D2:.*]] = arith.constant 2 : i32
+// CHECK: gpu.shuffle  xor %{{.*}}, %[[D2]]
+// CHECK-NEXT: arith.addf
+// CHECK: gpu.shuffle  xor
+// CHECK-NEXT: arith.addf
+// CHECK: gpu.shuffle  xor
+// CHECK-NEXT: arith.minimumf
+// CHECK: gpu.shuffle  xor
+// CHECK-NEXT: arith.minimumf
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: memref.load
+// CHECK: return
 func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32) {
   %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
   return %r#0, %r#1 : f32, f32
@@ -71,7 +81,7 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
 // entry with st.async completing on the peer's mbarrier of this buffer (no
 // plain DSMEM store, no cluster barrier); thread 0 expects 4 ranks x 2
 // values x 4 bytes and arrives; every thread polls the phase with acquire
-// at cluster scope; then the same rank-order combination.
+// at cluster scope; then the same combination, a rank per lane.
 // CHECK-LABEL: func.func @cluster_async
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: llvm.getelementptr {{.*}} -> !llvm.ptr<3>, i64
@@ -88,8 +98,9 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
 // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // CHECK-NOT: nvvm.cluster.arrive
 // CHECK-NOT: nvvm.cluster.wait
-// CHECK-COUNT-8: memref.load
-// CHECK-NEXT: arith.addf
+// CHECK-COUNT-2: memref.load
+// CHECK-NOT: memref.load
+// CHECK: gpu.shuffle  xor
 func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<workgroup>>, %o: index,
                          %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: index) -> (f32, f32) {
   %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
@@ -170,20 +181,26 @@ func.func @online_warp(%m: f32, %s: f32) -> (f32, f32) {
 
 // -----
 
-// Two addexp entries of one max share its rescaling factors, one per rank
-// against the combined maximum; an add between them combines alone.
+// Two addexp entries of one max share its rescaling factor: each lane
+// loads one rank's four entries, the max and the add take their
+// butterflies, then the lane rescales its rank's two sums by one
+// exponential against the cluster's maximum and they are added in
+// butterflies of their own.
 // CHECK-LABEL: func.func @online_cluster
 // CHECK: nvvm.cluster.wait
-// CHECK-COUNT-8: memref.load
+// CHECK-COUNT-4: memref.load
+// CHECK-NOT: memref.load
+// CHECK: gpu.shuffle  xor
 // CHECK-NEXT: arith.maximumf
+// CHECK: gpu.shuffle  xor
 // CHECK-NEXT: arith.addf
 // CHECK: llvm.nvvm.ex2.approx.ftz.f
-// CHECK: llvm.nvvm.ex2.approx.ftz.f
 // CHECK-NOT: llvm.nvvm.ex2.approx.ftz.f
-// CHECK: arith.addf
-// CHECK-NOT: llvm.nvvm.ex2.approx.ftz.f
-// CHECK: arith.addf
-// CHECK-NOT: memref.load
+// CHECK: gpu.shuffle  xor
+// CHECK-NEXT: arith.addf
+// CHECK: gpu.shuffle  xor
+// CHECK-NEXT: arith.addf
+// CHECK-NOT: gpu.shuffle
 // CHECK: return
 func.func @online_cluster(%m: f32, %s: f32, %a: f32, %t: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32, f32, f32) {
   %r:4 = credit.cluster_reduce [max, addexp, add, addexp] %m, %s, %a, %t scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32, f32, f32, f32
@@ -237,18 +254,21 @@ func.func @moments_warp(%s: f32, %n: f32, %q: f32) -> (f32, f32, f32) {
 
 // -----
 
-// Across the cluster: all ranks' moments at once, each rank's sum offset
-// from its count times the cluster's mean: m2 = sum_r m2_r +
-// (s_r - n_r * mean)^2 / n_r (nothing for an empty rank).
+// Across the cluster: a rank's moments per lane, combined as within a
+// warp: the sums and counts in butterflies, then each lane's rank's sum
+// offset from its count times the cluster's mean, m2_r + (s_r - n_r *
+// mean)^2 / n_r (nothing for an empty rank), added in a butterfly.
 // CHECK-LABEL: func.func @moments_cluster
 // CHECK: nvvm.cluster.wait
-// CHECK-COUNT-6: memref.load
+// CHECK-COUNT-3: memref.load
+// CHECK-NOT: memref.load
+// CHECK-COUNT-2: gpu.shuffle  xor
 // CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
 // CHECK: arith.mulf %{{.*}}, %[[MEAN]] : f32
 // CHECK: arith.cmpf ogt
-// CHECK: arith.mulf %{{.*}}, %[[MEAN]] : f32
-// CHECK: arith.cmpf ogt
 // CHECK-NOT: arith.cmpf ogt
+// CHECK: gpu.shuffle  xor
+// CHECK-NOT: gpu.shuffle
 // CHECK: return
 func.func @moments_cluster(%s: f32, %n: f32, %q: f32, %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index) -> (f32, f32, f32) {
   %r:3 = credit.cluster_reduce [add, add, sqdev] %s, %n, %q scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32, f32, f32

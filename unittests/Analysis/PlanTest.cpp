@@ -555,7 +555,7 @@ TEST_F(PlanTest, ColumnComparesNeedNoRegisters) {
             std::lround(16 * 1.6 - 2.5));
 }
 
-TEST_F(PlanTest, OnlineSoftmaxExchangeHoldsEveryRanksValues) {
+TEST_F(PlanTest, OnlineSoftmaxClustersPayPerRank) {
   // softmax merged into one online stage: max and its sum of exponentials.
   RowwiseOp op = parse(R"mlir(
 func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {

@@ -137,7 +137,7 @@ static Value getSharedBase(OpBuilder &b, Location loc, Value memref) {
 
 /// credit.cluster_reduce: push to peers through DSMEM (st.async on the
 /// peers' mbarriers, or plain stores and a release/acquire cluster
-/// barrier), combine the local copies in rank order.
+/// barrier), combine the local copies a rank per lane with shuffles.
 struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -245,17 +245,27 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
       NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
     }
 
-    // The ranks' entries combined in rank order: the same operations in
-    // every CTA.
-    SmallVector<SmallVector<Value>> ranks(cluster);
-    for (int64_t r = 0; r < cluster; ++r)
-      for (int64_t i = 0; i < numValues; ++i) {
-        Value at = arith::AddIOp::create(
-            rewriter, loc, offset, createIndex(rewriter, loc, r * numValues + i));
-        ranks[r].push_back(memref::LoadOp::create(rewriter, loc, scratch, at));
-      }
-    SmallVector<Value> results = createCombineAll(rewriter, loc, kinds, ranks);
-    rewriter.replaceOp(op, results);
+    // Lane i of every warp loads rank i % cluster's entries and the
+    // cluster's lanes combine them with xor shuffles: a thread holds one
+    // rank's values (and, for addexp, takes one exponential), not every
+    // rank's. Every group of lanes, warp and CTA runs the same operations
+    // on the same values in the same lanes, so all get the same bits.
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid,
+                                        createIndex(rewriter, loc, kWarpLanes));
+    Value readRank = arith::RemUIOp::create(rewriter, loc, lane,
+                                            createIndex(rewriter, loc, cluster));
+    Value readBase = arith::AddIOp::create(
+        rewriter, loc, offset,
+        arith::MulIOp::create(rewriter, loc, readRank,
+                              createIndex(rewriter, loc, numValues)));
+    SmallVector<Value> entries;
+    for (int64_t i = 0; i < numValues; ++i) {
+      Value at = arith::AddIOp::create(rewriter, loc, readBase,
+                                       createIndex(rewriter, loc, i));
+      entries.push_back(memref::LoadOp::create(rewriter, loc, scratch, at));
+    }
+    rewriter.replaceOp(op,
+                       createButterfly(rewriter, loc, kinds, entries, cluster));
     return success();
   }
 };
