@@ -20,8 +20,9 @@ def ConvertCreditToNVVM : Pass<"convert-credit-to-nvvm"> {
       exchange between warps and `gpu.barrier`; `credit.cluster_reduce`
       becomes `nvvm.mapa` with stores into peers' shared memory (the
       shared_cluster address space), `nvvm.cluster.arrive` (release) and
-      `nvvm.cluster.wait` (acquire), and local loads combined in rank order
-      (reductions, `populateCreditReductionToNVVMPatterns`);
+      `nvvm.cluster.wait` (acquire), and local loads of a rank per lane
+      combined with shuffles (reductions,
+      `populateCreditReductionToNVVMPatterns`);
     - f32 `math` ops become the GPU's approximate instructions (`ex2`,
       `lg2`, `rsqrt`) or exact LLVM intrinsics (`sqrt`, `fabs`, `roundeven`,
       ...), so kernels need no libdevice (math,

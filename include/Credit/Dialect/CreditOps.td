@@ -317,8 +317,11 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
     the same in all of its threads (a block reduction's results). Threads
     0 .. cluster-1 of each CTA store the values into `scratch` of every peer
     through distributed shared memory (CTA r's value k lands at
-    `offset + r * K + k`), and every thread combines the `cluster` entries in
-    rank order once they are there, so all CTAs get bit-identical `results`.
+    `offset + r * K + k`). Once they are there, lane i of every warp loads
+    rank `i % cluster`'s entries and the cluster's lanes combine them with
+    xor shuffles (as `block_reduce` combines a warp's lanes), the same
+    operations in the same lanes of every warp and CTA, so all CTAs get
+    bit-identical `results`.
 
     How a CTA learns that its entries are there is the exchange protocol:
 
