@@ -252,8 +252,8 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
     // on the same values in the same lanes, so all get the same bits.
     Value lane = arith::RemUIOp::create(rewriter, loc, tid,
                                         createIndex(rewriter, loc, kWarpLanes));
-    Value readRank = arith::RemUIOp::create(rewriter, loc, lane,
-                                            createIndex(rewriter, loc, cluster));
+    Value readRank = arith::RemUIOp::create(
+        rewriter, loc, lane, createIndex(rewriter, loc, cluster));
     Value readBase = arith::AddIOp::create(
         rewriter, loc, offset,
         arith::MulIOp::create(rewriter, loc, readRank,
