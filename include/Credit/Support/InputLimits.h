@@ -81,8 +81,10 @@ namespace detail {
 inline bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$' || c == '-';
 }
+/// Skips what MLIR's lexer skips between tokens: white space and NUL
+/// bytes inside the buffer.
 inline size_t skipSpace(llvm::StringRef text, size_t i) {
-  while (i < text.size() && llvm::isSpace(text[i]))
+  while (i < text.size() && (llvm::isSpace(text[i]) || text[i] == '\0'))
     ++i;
   return i;
 }
