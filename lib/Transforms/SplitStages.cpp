@@ -10,9 +10,10 @@
 //   combine: (no stage) epilogue/finalize { v = combine(p_0, ..., p_S-1);
 //                                           original body on v }
 //
-// The combination is createCombineAll, the same arithmetic the kernels'
-// warp, cluster and grid exchanges use, in shard order on every device. It
-// depends on the row only, so the kernel computes it once per row.
+// The combination is createCombineAll, the arithmetic of the kernels'
+// combiners (their exchanges apply it lane by lane with shuffles), in
+// shard order on every device. It depends on the row only, so the kernel
+// computes it once per row.
 //
 //===----------------------------------------------------------------------===//
 
