@@ -16,7 +16,6 @@
 #include "Credit/InitAllCredit.h"
 #include "Credit/Support/InputLimits.h"
 
-#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -113,12 +112,10 @@ int main(int argc, char **argv) {
     llvm::errs() << message << "\n";
     return EXIT_FAILURE;
   }
-  // Text the parser would crash on (Credit/Support/InputLimits.h) is
-  // refused up front (bytecode is not text).
-  std::optional<credit::UnsafeInput> unsafe;
-  if (!isBytecode(input->getMemBufferRef()))
-    unsafe = credit::findUnsafeInput(input->getBuffer());
-  if (unsafe) {
+  // Input the parser would crash on (Credit/Support/InputLimits.h), and
+  // bytecode, are refused up front.
+  if (std::optional<credit::UnsafeInput> unsafe =
+          credit::findUnsafeInput(input->getBuffer())) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),

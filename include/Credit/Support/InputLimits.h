@@ -12,6 +12,9 @@
 //   attribute when their `dimensions = [...]` is not a list of integers
 //   (`[q]`, `[1,]`, `q`), and linalg.transpose's when its `permutation`
 //   is not, and then dereference it, after printing their error.
+// - MLIR's bytecode reader trusts the sizes and counts a file states (a
+//   damaged file asks for a SmallVector of 258034373637 elements and
+//   aborts), so such tools read MLIR text only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -168,6 +171,12 @@ struct UnsafeInput {
   std::string reason;
 };
 inline std::optional<UnsafeInput> findUnsafeInput(llvm::StringRef text) {
+  // MLIR bytecode's magic number (mlir::isBytecode's test).
+  if (text.starts_with("ML\xEFR"))
+    return UnsafeInput{0, "this is MLIR bytecode, which credit-opt does not "
+                          "read: MLIR's bytecode reader aborts on a damaged "
+                          "file instead of reporting it; give MLIR text "
+                          "(`mlir-opt FILE` prints it)"};
   if (std::optional<size_t> at = findExcessiveNesting(text))
     return UnsafeInput{*at, "brackets nest deeper than " +
                                 std::to_string(kMaxNestingDepth) +
