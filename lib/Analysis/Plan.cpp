@@ -276,11 +276,11 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
   // measure slower (decode cross_entropy 32 x 128256: 9.5 -> 12.2 us,
   // RESULTS.md, tenth session), so it stays as a penalty on large
   // clusters of these kernels until the model prices them otherwise.
-  double gathered = plan.cluster > 1 && plan.exponentials > 0
-                        ? 0.4 * plan.cluster * plan.stageWidth
-                        : 0.0;
+  double clusterPenalty = plan.cluster > 1 && plan.exponentials > 0
+                              ? 0.4 * plan.cluster * plan.stageWidth
+                              : 0.0;
   return static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
-                                          0.37 * plan.chunks + gathered +
+                                          0.37 * plan.chunks + clusterPenalty +
                                           plan.elems * perElement));
 }
 

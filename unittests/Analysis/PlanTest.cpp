@@ -491,9 +491,11 @@ TEST_F(PlanTest, SweepsAlsoOnSmallerCtas) {
   ASSERT_TRUE(op);
   std::vector<KernelPlan> plans = enumerateCandidates(op, target);
   EXPECT_EQ(staged(plans, 1), (std::set<int64_t>{256, 512, 1024}));
-  for (const KernelPlan &plan : plans)
-    if (plan.staging != Staging::Registers)
+  for (const KernelPlan &plan : plans) {
+    if (plan.staging != Staging::Registers) {
       EXPECT_GE(plan.threads, 128);
+    }
+  }
 }
 
 } // namespace
