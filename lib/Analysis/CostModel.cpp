@@ -95,25 +95,26 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   double sharedBytes =
       rowsPerGroup * double(plan.sharedBytesPerRow) / ctasPerRow + l1Bytes;
 
-  // Bytes per microsecond for one SM: its own limit, its share of the DRAM
-  // (L2) when every busy SM streams, or what its CTAs keep in flight per
-  // DRAM round trip (Little's law: a round of loads is every thread's
-  // elements of each row input).
+  // Bytes per microsecond from DRAM for one SM: its own limit, or what its
+  // CTAs keep in flight per DRAM round trip (Little's law: a round of loads
+  // is every thread's elements of each row input).
   double inFlight = perSM * double(plan.threads) * double(plan.elems) *
                     double(plan.inputBytesPerColumn);
+  double smLimitBytesPerUs = profile.smGBs * 1e3;
   double smBytesPerUs =
-      std::min({profile.smGBs * 1e3, profile.dramGBs * 1e3 / result.activeSMs,
-                2 * inFlight / profile.dramLatencyUs});
-  double l2BytesPerUs =
-      std::min(profile.smGBs, profile.l2GBs / result.activeSMs) * 1e3;
+      std::min(smLimitBytesPerUs, 2 * inFlight / profile.dramLatencyUs);
   double sharedBytesPerUs = profile.sharedBytesPerCycle * profile.clockGHz * 1e3;
   // DRAM, L2 and shared memory stream in parallel; the SM's own path
-  // carries both global streams.
-  double smLimitBytesPerUs = profile.smGBs * 1e3;
+  // carries both global streams. The busiest SM's perSM CTAs bound what
+  // one SM moves; the DRAM and the L2 serve the CTAs that work, fewer than
+  // perSM on every SM where clusters leave slots empty (45 clusters of 8
+  // CTAs fill 360 of 132 x 3 slots).
   result.bandwidthUs =
-      perSM * std::max({dramBytes / smBytesPerUs, l2Bytes / l2BytesPerUs,
-                        (dramBytes + l2Bytes) / smLimitBytesPerUs,
-                        sharedBytes / sharedBytesPerUs});
+      std::max({perSM * std::max({dramBytes / smBytesPerUs,
+                                  (dramBytes + l2Bytes) / smLimitBytesPerUs,
+                                  sharedBytes / sharedBytesPerUs}),
+                double(ctas) * dramBytes / (profile.dramGBs * 1e3),
+                double(ctas) * l2Bytes / (profile.l2GBs * 1e3)});
 
   // Instructions: the regions' arithmetic and every vector access, global
   // accesses narrower than the widest at a surcharge.

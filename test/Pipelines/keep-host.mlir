@@ -33,13 +33,13 @@
 // A softmax with a dynamic M: the kernel is chosen by M at run time, a
 // host math op stays a math op.
 // CHECK-LABEL: func.func @softmax
-// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x4096xf32>,
-// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<?x4096xf32> to memref<?x4096xf32>
-// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?x4096xf32>
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x8192xf32>,
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<?x8192xf32> to memref<?x8192xf32>
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?x8192xf32>
 // CHECK: scf.if
 // CHECK: scf.if
 // CHECK: memref.extract_aligned_pointer_as_index %[[IN]]
-// CHECK: gpu.launch_func @[[K0:softmax_f32_n4096_[a-z0-9]+]]::@[[K0]] clusters in
+// CHECK: gpu.launch_func @[[K0:softmax_f32_n8192_[a-z0-9]+]]::@[[K0]] clusters in
 // CHECK-SAME: dynamic_shared_memory_size
 // CHECK-SAME: args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : i64, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64)
 // CHECK: } else {
@@ -47,8 +47,8 @@
 // CHECK: %[[Y:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
 // CHECK: %[[E:.*]] = math.exp %[[S:.*]] : f32
 // CHECK: return %[[Y]], %[[E]]
-func.func @softmax(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>, %s: f32) -> (tensor<?x4096xf32>, f32) {
-  %y = credit.rowwise "softmax" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+func.func @softmax(%x: tensor<?x8192xf32>, %o: tensor<?x8192xf32>, %s: f32) -> (tensor<?x8192xf32>, f32) {
+  %y = credit.rowwise "softmax" ins(%x : tensor<?x8192xf32>) outs(%o : tensor<?x8192xf32>)
     reduce [max] (%j: index, %v: f32) {
       credit.yield %v : f32
     }
@@ -64,7 +64,7 @@ func.func @softmax(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>, %s: f32) -> (
       credit.yield %p : f32
     }
   %e = math.exp %s : f32
-  return %y, %e : tensor<?x4096xf32>, f32
+  return %y, %e : tensor<?x8192xf32>, f32
 }
 
 // Buffers with a row stride known at run time, and column sums: a grid of one cluster

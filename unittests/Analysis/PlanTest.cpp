@@ -379,6 +379,35 @@ TEST_F(PlanTest, WavesFollowTheGridRule) {
   EXPECT_DOUBLE_EQ(predict(*plan, 0, profile).micros, 0);
 }
 
+TEST_F(PlanTest, TheDramIsSharedByTheCtasThatWork) {
+  RowwiseOp op = parse(kTwoInputs);
+  ASSERT_TRUE(op);
+  std::string error;
+  ChipProfile profile = *parseProfile(kProfile, "test", error);
+  refineTarget(target, profile);
+  // Clusters of 16 CTAs of 640 threads sweeping their slice through
+  // shared memory: 2 or 3 CTAs per SM (k), and the pool rule fits
+  // 100 * k / 16 clusters, which leave some of the 100 * k slots empty.
+  // Every SM moves at most 50 GB/s and keeps 2 * 20480k bytes in flight
+  // per microsecond, so the 1000 GB/s DRAM bounds each wave: it moves what
+  // the working CTAs read and write, 1/16 of a row's 2 x 2 x 2 x 65536
+  // bytes each, not k CTAs' worth on every SM.
+  std::optional<KernelPlan> plan =
+      buildPlan(op, tiling(16, 640, 8, 8, Staging::Shared), target);
+  ASSERT_TRUE(plan);
+  int64_t k = plan->ctasPerSM;
+  ASSERT_GT(k, 1);
+  ASSERT_EQ(plan->coResidentClusters, 100 * k / 16);
+  int64_t ctas = plan->coResidentClusters * 16;
+  ASSERT_LT(ctas, 100 * k);
+  EXPECT_EQ(plan->compulsoryBytesPerRow, 6 * 65536);
+  double perCta = 6.0 * 65536 / 16;
+  Prediction p = predict(*plan, 4 * plan->coResidentClusters, profile);
+  EXPECT_EQ(p.waves, 4);
+  EXPECT_NEAR(p.bandwidthUs, ctas * perCta / 1e6, 1e-9);
+  EXPECT_LT(p.bandwidthUs, 100 * k * perCta / 1e6);
+}
+
 TEST_F(PlanTest, RowsSplitOverClusters) {
   RowwiseOp op = parse(kSoftmax);
   ASSERT_TRUE(op);
