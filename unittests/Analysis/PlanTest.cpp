@@ -390,8 +390,9 @@ TEST_F(PlanTest, TheDramIsSharedByTheCtasThatWork) {
   // 100 * k / 16 clusters, which leave some of the 100 * k slots empty.
   // Every SM moves at most 50 GB/s and keeps 2 * 20480k bytes in flight
   // per microsecond, so the 1000 GB/s DRAM bounds each wave: it moves what
-  // the working CTAs read and write, 1/16 of a row's 2 x 2 x 2 x 65536
-  // bytes each, not k CTAs' worth on every SM.
+  // the working CTAs read and write, 1/16 of a row's (2 + 2 + 2) x 65536
+  // bytes (two bf16 inputs, one bf16 output) each, not k CTAs' worth on
+  // every SM.
   std::optional<KernelPlan> plan =
       buildPlan(op, tiling(16, 640, 8, 8, Staging::Shared), target);
   ASSERT_TRUE(plan);
