@@ -8,6 +8,7 @@
 // RUN: not credit-opt %s --credit-cost-model="profile=%S/Inputs/profile.json rows=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: credit-opt %s --split-input-file --credit-cost-model="remarks=false" | FileCheck %s --check-prefix=BUILTIN
 // RUN: credit-opt %s --split-input-file --credit-cost-model="profile=%S/Inputs/profile.json remarks=false" | FileCheck %s --check-prefix=SPLITCTA
+// RUN: credit-opt %s --split-input-file --credit-cost-model="profile=%S/Inputs/profile.json remarks=false" | FileCheck %s --check-prefix=FEWER
 
 // Every candidate with its predicted time, fastest first, at the op's M;
 // a remark names the choice, what bounds it, the runner-up and the best
@@ -23,6 +24,10 @@
 // SPLITCTA: cost = #credit.cost<rows = 64, profitable = true, candidates = [
 // SPLITCTA-NOT: threads = {{(32|64)}},{{[^>]*}}splits =
 // SPLITCTA: return
+// A 16-bit slice that one sweep of 1024 threads covers is also offered in
+// shared memory on CTAs of 512 and 256 threads that sweep it several times.
+// FEWER-LABEL: func.func @long_rows
+// FEWER: #credit.tiling<cluster = 16, threads = 256, vector = 8, elems = 16, staging = shared> =
 // ROWS-LABEL: func.func @long_rows
 // ROWS: cost = #credit.cost<rows = 64,
 // BUILTIN: cost = #credit.cost<rows = 64,
@@ -52,6 +57,20 @@ func.func @short_rows(%x: tensor<32768x4096xbf16>, %o: tensor<32768x4096xbf16>) 
     reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
   return %r : tensor<32768x4096xbf16>
+}
+
+// -----
+
+// Not a 32-bit one (never more than 1% faster, and underestimated).
+// FEWER-LABEL: func.func @long_rows_f32
+// FEWER-NOT: #credit.tiling<cluster = 16, threads = {{256|512}}, vector = 4, elems = 16, staging = shared>
+// FEWER: return
+func.func @long_rows_f32(%x: tensor<64x262144xf32>, %o: tensor<64x262144xf32>) -> tensor<64x262144xf32> {
+  // expected-remark @+1 {{credit-cost-model: at M = 64, fastest of}}
+  %r = credit.rowwise ins(%x : tensor<64x262144xf32>) outs(%o : tensor<64x262144xf32>)
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<64x262144xf32>
 }
 
 // -----
