@@ -210,6 +210,12 @@ def ctas_per_row(tiling: str) -> int:
     return cluster_of(tiling) * (int(splits.group(1)) if splits else 1)
 
 
+def _compact(data) -> str:
+    """JSON without whitespace: measurement and evaluation files run to
+    megabytes and are read by programs (the reports are the tables)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
 def build(out: str, jobs: int) -> int:
     """Compiles every candidate of every point into the library `out` and
     writes out/candidates.json ({"workload/dtype/n": [tiling, ...]})."""
@@ -316,8 +322,8 @@ def measure(library: str, out: str, budget_s: float, reps: int,
               f"{'; NOT TIMED: ' + ', '.join(bad) if bad else ''}",
               flush=True)
         if index % 10 == 0:
-            pathlib.Path(out).write_text(json.dumps(results, indent=1))
-    pathlib.Path(out).write_text(json.dumps(results, indent=1))
+            pathlib.Path(out).write_text(_compact(results))
+    pathlib.Path(out).write_text(_compact(results))
     return results
 
 
@@ -677,7 +683,7 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
               "measured": os.path.basename(raw_path), "profile": str(shown),
               "summary": summary, "points": out_points}
     if out:
-        pathlib.Path(out).write_text(json.dumps(result, indent=1) + "\n")
+        pathlib.Path(out).write_text(_compact(result) + "\n")
     text = render_report(result)
     if report:
         pathlib.Path(report).write_text(text)
