@@ -169,6 +169,13 @@ def gpu_cases() -> list[Case]:
             cases.append(Case(name, "f32", 4099, cluster, 3))
             cases.append(Case(name, "bf16", 4099, cluster, 3))
         cases.append(Case(name, "bf16", 131072, 0, 4))
+        # Shared staging swept several times by a cluster's small CTAs
+        # (the cost model's 16-bit long-row form), an odd N among them.
+        for dtype in ("bf16", "f16"):
+            cases += [Case(name, dtype, n, 0, 5, tiling=split_tiling(
+                dtype, n, cluster, 1, "shared", threads))
+                for n, cluster, threads in ((262144, 16, 256),
+                                            (100003, 8, 512))]
         cases.append(Case(name, "bf16", 1048576, 0, 2))
         cases.append(Case(name, "f32", 1048576, 0, 2))
     return cases
