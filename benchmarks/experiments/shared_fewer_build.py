@@ -1,14 +1,15 @@
-"""Experiment prepared on 2026-12-03 (eleventh session), not yet measured:
+"""Experiment of 2026-12-03 (prepared in the eleventh session, measured in
+the twelfth: costmodel-raw-2026-12-03-run8.json, COSTMODEL.md runs 8-10).
 Quack's shape for long rows (clusters of 16 CTAs of 256 threads, the slice
 in shared memory, 80 registers, three CTAs per SM; RESULTS.md, fifth
-session, the ncu look at softmax bf16 64 x 262144) is not among the cost
-model's candidates, which offer shared staging on fewer than the most
-threads only where the slice takes two or more sweeps of 1024 threads.
-This builds, for the 12 long-row points of our grid (N = 131072 and
-262144, softmax, rmsnorm, layernorm, cross_entropy, l2_normalize), the 8
-fastest candidates of run 7 and shared-staged sweeps of 16 elements on
-clusters of 4-16 CTAs of 128-512 threads, into a library the cost-model
-measurement times:
+session, the ncu look at softmax bf16 64 x 262144) was not among the cost
+model's candidates, which offered shared staging on fewer than the most
+threads only where the slice took two or more sweeps of 1024 threads (it
+now offers the 16-bit form). This builds, for the 12 long-row points of
+our grid (N = 131072 and 262144, softmax, rmsnorm, layernorm,
+cross_entropy, l2_normalize), the 8 fastest candidates of run 7 and
+shared-staged sweeps of 16 elements on clusters of 4-16 CTAs of 128-512
+threads, into a library the cost-model measurement times:
 
     python3 benchmarks/experiments/shared_fewer_build.py artifacts/fewer  # CPU
     python3 -m credit.costmodel measure --library artifacts/fewer \\
@@ -16,8 +17,7 @@ measurement times:
 
 (run the second from python/ with PYTHONPATH set as scripts/device_env.sh
 does). On the CPU the new kernels need 40-59 registers (softmax bf16
-262144 c16 t256: 48, 32 KiB of shared memory, no spills).
-"""
+262144 c16 t256: 48, 32 KiB of shared memory, no spills)."""
 import json
 import pathlib
 import sys
