@@ -97,9 +97,8 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
 
   // Bytes per microsecond from DRAM for one SM: its own limit, or what its
   // CTAs keep in flight per DRAM round trip (Little's law: a round of loads
-  // is every thread's elements of each row input).
-  double inFlight = perSM * double(plan.threads) * double(plan.elems) *
-                    double(plan.inputBytesPerColumn);
+  // is a sweep of every row input, or the whole slice with async staging).
+  double inFlight = perSM * double(plan.bytesInFlightPerCta);
   double smLimitBytesPerUs = profile.smGBs * 1e3;
   double smBytesPerUs =
       std::min(smLimitBytesPerUs, 2 * inFlight / profile.dramLatencyUs);
@@ -336,6 +335,10 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
           target.maxThreadsPerCta,
           llvm::alignTo(llvm::divideCeil(perCta, elems), target.warpSize));
       int64_t sweeps = llvm::divideCeil(perCta, threads * elems);
+      // Async staging is not offered: measured (COSTMODEL.md, runs 11-12)
+      // it is the fastest candidate at 41 of 161 points, but the model
+      // cannot yet tell which; offered, its choices were 4-6% slower on
+      // the GPU's grids.
       if (sweeps >= 2 || !registers) {
         add(cluster, threads, elems, 1, Staging::Shared, splits);
         add(cluster, threads, elems, 1, Staging::Reread, splits);

@@ -383,7 +383,15 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       4 * (plan.blockScratchFloats + plan.clusterScratchFloats +
            plan.gridScratchFloats) +
       8 * plan.clusterBarriers;
-  if (plan.staging == Staging::Shared) {
+  if (plan.staging == Staging::Async)
+    for (Value input : op.getInputs())
+      if (!llvm::is_contained({4, 8, 16}, plan.vector * elementBytes(input)))
+        return fail(llvm::formatv(
+            "async staging copies 4, 8 or 16 bytes at a time, but a vector "
+            "of {0} {1} is {2} bytes",
+            plan.vector, getElementTypeOrSelf(input),
+            plan.vector * elementBytes(input)));
+  if (plan.staging == Staging::Shared || plan.staging == Staging::Async) {
     for (Value input : op.getInputs()) {
       plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
       plan.dynamicSharedBytes +=
@@ -484,6 +492,10 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   int64_t outputAccesses =
       plan.numOutputs +
       plan.numColumnSums * (plan.staging == Staging::Registers ? 0 : 2);
+  plan.bytesInFlightPerCta =
+      (plan.staging == Staging::Async ? plan.rows * plan.slice
+                                      : plan.threads * plan.elems) *
+      plan.inputBytesPerColumn;
   switch (plan.staging) {
   case Staging::Registers:
     plan.dramRounds = 1;
@@ -491,13 +503,19 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
         (plan.numInputs + broadcastReads + outputAccesses) / vector;
     break;
   case Staging::Shared:
-    plan.dramRounds = plan.sweeps;
+  case Staging::Async: {
+    // Async copies: one round for the whole slice, which the first stage
+    // then reads back from shared memory like the later ones.
+    bool async = plan.staging == Staging::Async;
+    plan.dramRounds = async ? 1 : plan.sweeps;
     plan.globalAccessesPerElement =
         (plan.numInputs + broadcastReads + outputAccesses) / vector;
-    plan.sharedAccessesPerElement = (plan.numInputs + laterRowReads) / vector;
+    plan.sharedAccessesPerElement =
+        ((async ? 2 : 1) * plan.numInputs + laterRowReads) / vector;
     plan.sharedBytesPerRow =
-        plan.n * (plan.inputBytesPerColumn + laterRowBytes);
+        plan.n * ((async ? 2 : 1) * plan.inputBytesPerColumn + laterRowBytes);
     break;
+  }
   case Staging::Reread:
     plan.dramRounds = plan.sweeps;
     plan.rereadRounds =

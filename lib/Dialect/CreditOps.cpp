@@ -707,6 +707,34 @@ LogicalResult GlobalViewOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// AsyncCopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncCopyOp::verify() {
+  auto inSpace = [](MemRefType type, gpu::AddressSpace space) {
+    auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+    return attr && attr.getValue() == space;
+  };
+  MemRefType source = getSource().getType(), target = getTarget().getType();
+  if (!inSpace(source, gpu::AddressSpace::Global))
+    return emitOpError("source must be in #gpu.address_space<global>");
+  if (!inSpace(target, gpu::AddressSpace::Workgroup))
+    return emitOpError("target must be in #gpu.address_space<workgroup>");
+  Type element = source.getElementType();
+  if (target.getElementType() != element)
+    return emitOpError() << "source and target element types differ: "
+                         << element << " and " << target.getElementType();
+  int64_t bytes = element.isIntOrFloat()
+                      ? int64_t(getElements()) *
+                            llvm::divideCeil(element.getIntOrFloatBitWidth(), 8)
+                      : 0;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError() << "copies 4, 8 or 16 bytes, not " << getElements()
+                         << " elements of " << element;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DynamicSharedMemoryOp
 //===----------------------------------------------------------------------===//
 

@@ -176,6 +176,19 @@ def gpu_cases() -> list[Case]:
                 dtype, n, cluster, 1, "shared", threads))
                 for n, cluster, threads in ((262144, 16, 256),
                                             (100003, 8, 512))]
+        # Async staging (the slice copied into shared memory with cp.async
+        # when a row begins): 16-byte vectors on a cluster, 4-byte ones of
+        # an odd f32 row, 37 rows over few clusters (each CTA's stage is
+        # reused by its next row) and, without column sums, a split row.
+        for dtype in DTYPES:
+            cases.append(Case(name, dtype, 65536, 0, 37, tiling=split_tiling(
+                dtype, 65536, 4, 1, "async", 256)))
+            if not WORKLOADS[name].column_sums:
+                cases.append(Case(name, dtype, 300000, 0, 3,
+                                  tiling=split_tiling(dtype, 300000, 2, 16,
+                                                      "async", 512)))
+        cases.append(Case(name, "f32", 100003, 0, 5, tiling=split_tiling(
+            "f32", 100003, 8, 1, "async", 256)))
         cases.append(Case(name, "bf16", 1048576, 0, 2))
         cases.append(Case(name, "f32", 1048576, 0, 2))
     return cases

@@ -33,3 +33,32 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An asynchronous copy: both addresses from the memrefs' aligned pointers
+// plus the element offset in bytes; where the copy is not valid the source
+// is element 0 and its size 0 (zeros, nothing read). 16 bytes bypass L1,
+// fewer go through it.
+// CHECK-LABEL: func.func @async_copy
+// CHECK-SAME: (%[[SRC:.*]]: memref<?xbf16, #gpu.address_space<global>>, %[[I:.*]]: index, %[[DST:.*]]: memref<?xbf16, #gpu.address_space<workgroup>>, %[[J:.*]]: index, %[[OK:.*]]: i1)
+// CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[I]], %c0 : index
+// CHECK: memref.extract_aligned_pointer_as_index %[[SRC]]
+// CHECK: arith.muli %[[SAFE]], %c2
+// CHECK: %[[FROM:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: memref.extract_aligned_pointer_as_index %[[DST]]
+// CHECK: arith.muli %[[J]], %c2
+// CHECK: %[[TO:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: %[[SIZE:.*]] = arith.select %[[OK]], %c16_i32, %c0_i32 : i32
+// CHECK: nvvm.cp.async.shared.global %[[TO]], %[[FROM]], 16, cache = cg, %[[SIZE]]
+// CHECK-NOT: credit.async_copy
+// CHECK-LABEL: func.func @async_copy_small
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache = ca,
+func.func @async_copy(%src: memref<?xbf16, #gpu.address_space<global>>, %i: index, %dst: memref<?xbf16, #gpu.address_space<workgroup>>, %j: index, %ok: i1) {
+  credit.async_copy %src[%i], %dst[%j] if %ok {elements = 8 : i32} : memref<?xbf16, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
+  return
+}
+func.func @async_copy_small(%src: memref<?xf32, #gpu.address_space<global>>, %i: index, %dst: memref<?xf32, #gpu.address_space<workgroup>>, %j: index, %ok: i1) {
+  credit.async_copy %src[%i], %dst[%j] if %ok {elements = 2 : i32} : memref<?xf32, #gpu.address_space<global>>, memref<?xf32, #gpu.address_space<workgroup>>
+  return
+}

@@ -218,3 +218,35 @@ func.func @cluster_barrier_index(%a: f32, %buf: memref<64xf32, #gpu.address_spac
   %r = credit.cluster_reduce [add] %a scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %o : memref<2xi64, #gpu.address_space<workgroup>>) {cluster = 2 : i32} : f32
   return
 }
+
+// -----
+
+func.func @async_copy_source(%src: memref<?xf32>, %i: index, %dst: memref<?xf32, #gpu.address_space<workgroup>>, %ok: i1) {
+  // expected-error @+1 {{source must be in #gpu.address_space<global>}}
+  credit.async_copy %src[%i], %dst[%i] if %ok {elements = 4 : i32} : memref<?xf32>, memref<?xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @async_copy_target(%src: memref<?xf32, #gpu.address_space<global>>, %i: index, %dst: memref<?xf32, #gpu.address_space<global>>, %ok: i1) {
+  // expected-error @+1 {{target must be in #gpu.address_space<workgroup>}}
+  credit.async_copy %src[%i], %dst[%i] if %ok {elements = 4 : i32} : memref<?xf32, #gpu.address_space<global>>, memref<?xf32, #gpu.address_space<global>>
+  return
+}
+
+// -----
+
+func.func @async_copy_types(%src: memref<?xf32, #gpu.address_space<global>>, %i: index, %dst: memref<?xbf16, #gpu.address_space<workgroup>>, %ok: i1) {
+  // expected-error @+1 {{source and target element types differ: 'f32' and 'bf16'}}
+  credit.async_copy %src[%i], %dst[%i] if %ok {elements = 4 : i32} : memref<?xf32, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @async_copy_size(%src: memref<?xbf16, #gpu.address_space<global>>, %i: index, %dst: memref<?xbf16, #gpu.address_space<workgroup>>, %ok: i1) {
+  // expected-error @+1 {{copies 4, 8 or 16 bytes, not 1 elements of 'bf16'}}
+  credit.async_copy %src[%i], %dst[%i] if %ok {elements = 1 : i32} : memref<?xbf16, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
+  return
+}

@@ -201,6 +201,28 @@ TEST_F(PlanTest, SharedStagingAndRereads) {
   EXPECT_TRUE(shared->enforceRegisterBudget);
   EXPECT_EQ(shared->dynamicSharedBytes, 2 * 32768 * 2);
   EXPECT_EQ(shared->stagedInputOffsets, (SmallVector<int64_t>{0, 65536}));
+  // A sweep of x and y in flight: 1024 threads x 16 elements x 2 x 2 bytes.
+  EXPECT_EQ(shared->bytesInFlightPerCta, 1024 * 16 * 4);
+
+  // Async: the same stage filled by copies of the whole slice, all in
+  // flight in one round; every stage, the first too, reads it back:
+  // written once (x, y), read by stage 0 (x, y), stage 1 (x) and the
+  // epilogue (y): 2 + 2 + 2 vectors of 8 per element.
+  std::optional<KernelPlan> async =
+      buildPlan(op, tiling(2, 1024, 8, 16, Staging::Async), target);
+  ASSERT_TRUE(async);
+  EXPECT_EQ(async->dramRounds, 1);
+  EXPECT_EQ(async->bytesInFlightPerCta, 32768 * 4);
+  EXPECT_DOUBLE_EQ(async->sharedAccessesPerElement, 6.0 / 8);
+  EXPECT_EQ(async->sharedBytesPerRow, 65536 * (4 + 4 + 4));
+  EXPECT_EQ(async->dynamicSharedBytes, shared->dynamicSharedBytes);
+  // It copies whole 4-, 8- or 16-byte vectors: not 2 bytes of bf16.
+  std::string why;
+  EXPECT_FALSE(
+      buildPlan(op, tiling(2, 1024, 1, 16, Staging::Async), target, &why));
+  EXPECT_NE(why.find("async staging copies 4, 8 or 16 bytes"),
+            std::string::npos)
+      << why;
   // Stages of 2 and 1 values, width 2: 2 x 2 x (32 warps, 2 CTAs) x 2.
   EXPECT_EQ(shared->blockScratchFloats, 2 * 2 * 32 * 2);
   EXPECT_EQ(shared->clusterScratchFloats, 2 * 2 * 2 * 2);

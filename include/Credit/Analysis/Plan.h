@@ -115,9 +115,13 @@ struct KernelPlan {
   int64_t gridRounds = 0, splitPartialFloatsPerRow = 0;
   /// Dependent rounds of global loads a thread waits for per row: the
   /// first read of the row (one round with registers staging, one per
-  /// sweep otherwise), and the rereads of later regions (reread staging:
-  /// one per sweep and region that reads the row; they mostly hit L2).
+  /// sweep otherwise, one with async staging), and the rereads of later
+  /// regions (reread staging: one per sweep and region that reads the row;
+  /// they mostly hit L2).
   int64_t dramRounds = 0, rereadRounds = 0;
+  /// Bytes of row inputs one CTA has in flight in its first read of a row:
+  /// a sweep's worth, or the whole slice with async staging.
+  int64_t bytesInFlightPerCta = 0;
   /// Vector accesses per element of the row: to global memory (row and
   /// broadcast reads, output writes) and to the shared-memory stage.
   double globalAccessesPerElement = 0, sharedAccessesPerElement = 0;

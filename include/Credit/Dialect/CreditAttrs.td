@@ -37,7 +37,8 @@ def Credit_CombinerKindAttr
 def Credit_Staging : I32EnumAttr<"Staging", "staging", [
       I32EnumAttrCase<"Registers", 0, "registers">,
       I32EnumAttrCase<"Shared", 1, "shared">,
-      I32EnumAttrCase<"Reread", 2, "reread">
+      I32EnumAttrCase<"Reread", 2, "reread">,
+      I32EnumAttrCase<"Async", 3, "async">
     ]> {
   let cppNamespace = "::mlir::credit";
   let genSpecializedAttr = 0;
@@ -91,8 +92,10 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       needs `cluster = 1` and must divide `threads` into whole warps.
     - `staging`: where each CTA keeps its slice between the reductions and
       the epilogue: `registers` (default), `shared` memory (the slice must
-      fit in the shared memory a CTA can have on the target chip), or
-      `reread` from global memory for every stage.
+      fit in the shared memory a CTA can have on the target chip), `async`
+      (shared memory filled by asynchronous copies of the whole slice,
+      `cp.async`, when a row begins: every row input's vector must be 4, 8
+      or 16 bytes), or `reread` from global memory for every stage.
     - `splits`: clusters that share a row (default 1). With more than one,
       the row is cut into `splits` parts of `cluster` CTAs each; every
       cluster reduces its part through distributed shared memory and the

@@ -252,6 +252,38 @@ def Credit_GlobalViewOp : Credit_Op<"global_view", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Credit_AsyncCopyOp : Credit_Op<"async_copy"> {
+  let summary = "starts an asynchronous copy of a few elements from global "
+                "to shared memory";
+  let description = [{
+    Starts copying `elements` consecutive elements (4, 8 or 16 bytes) from
+    `source[source_index]` in global memory to `target[target_index]` in
+    shared memory, not through registers (`cp.async`; 16-byte copies bypass
+    L1). Where `valid` is false nothing is read and the target gets zeros.
+    The copy is complete, for the issuing thread only, after
+    `nvvm.cp.async.commit.group` and `nvvm.cp.async.wait.group`; a thread
+    that reads what another thread copied needs a barrier after that.
+
+    ```mlir
+    credit.async_copy %x[%i], %stage[%j] if %valid {elements = 8 : i32}
+        : memref<?xbf16, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$source,
+    Index:$sourceIndex,
+    Arg<MemRefRankOf<[AnyType], [1]>, "", [MemWrite]>:$target,
+    Index:$targetIndex,
+    I1:$valid,
+    I32Attr:$elements
+  );
+  let assemblyFormat = [{
+    $source `[` $sourceIndex `]` `,` $target `[` $targetIndex `]` `if` $valid
+    attr-dict `:` type($source) `,` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def Credit_DynamicSharedMemoryOp : Credit_Op<"dynamic_shared_memory", [Pure]> {
   let summary = "the CTA's dynamic shared memory as a byte buffer";
   let description = [{

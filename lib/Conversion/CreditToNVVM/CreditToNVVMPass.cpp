@@ -25,9 +25,8 @@ struct ConvertCreditToNVVMPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addIllegalOp<BlockReduceOp, ClusterReduceOp, GridReduceOp,
-                        DynamicSharedMemoryOp,
-                        GlobalViewOp>();
+    target.addIllegalOp<AsyncCopyOp, BlockReduceOp, ClusterReduceOp,
+                        GridReduceOp, DynamicSharedMemoryOp, GlobalViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configureCreditMathToNVVMTarget(target);
     RewritePatternSet patterns(ctx);

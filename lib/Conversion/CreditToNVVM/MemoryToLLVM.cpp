@@ -1,4 +1,4 @@
-//===- MemoryToLLVM.cpp - credit.global_view to a memref descriptor -------===//
+//===- MemoryToLLVM.cpp - views and asynchronous copies -------------------===//
 //
 // Part of the CREDIT project.
 //
@@ -7,7 +7,10 @@
 #include "Credit/Conversion/CreditToNVVM.h"
 #include "Credit/Dialect/CreditOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -87,10 +90,60 @@ struct DynamicSharedMemoryLowering
     return success();
   }
 };
+
+/// credit.async_copy: cp.async between the elements' addresses; where the
+/// copy is not valid, source size 0 (nothing read, zeros written) from the
+/// buffer's first element.
+struct AsyncCopyLowering : public OpConversionPattern<AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = op.getSource().getType().getElementType();
+    int64_t elementBytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+    int32_t bytes = int32_t(op.getElements() * elementBytes);
+    auto address = [&](Value memref, Value index, unsigned space) -> Value {
+      Value base =
+          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+      Value offset = arith::MulIOp::create(
+          rewriter, loc, index,
+          arith::ConstantIndexOp::create(rewriter, loc, elementBytes));
+      Value at = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          arith::AddIOp::create(rewriter, loc, base, offset));
+      return LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), space),
+          at);
+    };
+    Value sourceIndex = arith::SelectOp::create(
+        rewriter, loc, adaptor.getValid(), adaptor.getSourceIndex(),
+        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value source = address(adaptor.getSource(), sourceIndex, 1);
+    Value target = address(adaptor.getTarget(), adaptor.getTargetIndex(), 3);
+    auto i32 = [&](int32_t value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                       rewriter.getI32IntegerAttr(value));
+    };
+    Value sourceBytes = arith::SelectOp::create(
+        rewriter, loc, adaptor.getValid(), i32(bytes), i32(0));
+    // 16-byte copies may bypass L1 (.cg); smaller ones must go through it.
+    auto modifier = NVVM::LoadCacheModifierKindAttr::get(
+        op.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                     : NVVM::LoadCacheModifierKind::CA);
+    NVVM::CpAsyncOp::create(rewriter, loc, target, source,
+                            rewriter.getI32IntegerAttr(bytes), modifier,
+                            sourceBytes);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::credit::populateCreditMemoryToLLVMPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DynamicSharedMemoryLowering, GlobalViewLowering>(
-      patterns.getContext());
+  patterns
+      .add<AsyncCopyLowering, DynamicSharedMemoryLowering, GlobalViewLowering>(
+          patterns.getContext());
 }

@@ -69,6 +69,7 @@ RowState KernelEmitter::beginRow(Value rowBase) {
   for (Value stride : outputStrides)
     state.outputOffsets.push_back(mul(state.row, stride));
   loadRowRegisters(state);
+  copyRowToShared(state);
   return state;
 }
 

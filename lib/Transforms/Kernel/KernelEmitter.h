@@ -174,6 +174,12 @@ private:
   void loadBroadcastRegisters();
   /// Registers staging: the CTA's slice of each row input.
   void loadRowRegisters(RowState &state);
+  /// Async staging: copies the CTA's slice of each row input into shared
+  /// memory, every chunk at once, and waits for the thread's own copies
+  /// (each thread reads back only what it copied).
+  void copyRowToShared(RowState &state);
+  /// Where a chunk lives in a shared-memory stage.
+  Value stagedIndex(const ChunkPosition &pos);
   /// Row input `input` at `pos`, in the compute type, for stage `stage`
   /// (`numStages` is the epilogue).
   Value getInput(RowState &state, unsigned input, unsigned chunk,

@@ -2,16 +2,18 @@
 //
 // Part of the CREDIT project.
 //
-// Chunk positions, vector loads and stores, and the three stagings of a
-// plan: the slice in registers (loaded once per row), in shared memory
-// (loaded by the first stage, read back by the others), or reread from
-// global memory by every region that uses it.
+// Chunk positions, vector loads and stores, and the stagings of a plan: the
+// slice in registers (loaded once per row), in shared memory (loaded by the
+// first stage and read back by the others, or copied in asynchronously when
+// the row begins and read back by every stage), or reread from global
+// memory by every region that uses it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -33,7 +35,7 @@ void KernelEmitter::emitIf(Value condition, function_ref<void()> body) {
 }
 
 void KernelEmitter::createStagedViews() {
-  if (plan.staging != Staging::Shared)
+  if (plan.staging != Staging::Shared && plan.staging != Staging::Async)
     return;
   auto workgroup = gpu::AddressSpaceAttr::get(op.getContext(),
                                               gpu::AddressSpace::Workgroup);
@@ -222,16 +224,44 @@ void KernelEmitter::loadRowRegisters(RowState &state) {
   }
 }
 
+void KernelEmitter::copyRowToShared(RowState &state) {
+  if (plan.staging != Staging::Async)
+    return;
+  // The previous row's reads of these positions were this thread's own,
+  // earlier in program order, so the copies cannot overtake them.
+  Value always = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  forEachSweep({}, [&](Value sweep, SmallVector<Value>) {
+    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+      ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+      for (auto [i, view] : llvm::enumerate(inputViews))
+        AsyncCopyOp::create(
+            b, loc, view, add(state.inputOffsets[i], pos.column),
+            stagedViews[i], stagedIndex(pos), pos.valid ? pos.valid : always,
+            b.getI32IntegerAttr(plan.vector));
+    }
+    return SmallVector<Value>();
+  });
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, /*n=*/0);
+}
+
+Value KernelEmitter::stagedIndex(const ChunkPosition &pos) {
+  return plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
+                       : pos.local;
+}
+
 Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
                               const ChunkPosition &pos, unsigned stage) {
   Type element = elementTypeOf(op.getInputs()[input]);
   switch (plan.staging) {
   case Staging::Registers:
     return widenStaged(state, state.registers[input][chunk], stage > 0);
+  case Staging::Async:
+    return toComputeType(
+        loadVector(stagedViews[input], stagedIndex(pos), element, Value()));
   case Staging::Shared: {
     Value staged = stagedViews[input];
-    Value local = plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
-                                : pos.local;
+    Value local = stagedIndex(pos);
     if (stage > 0)
       return toComputeType(loadVector(staged, local, element, Value()));
     Value raw = loadVector(inputViews[input],

@@ -1,5 +1,7 @@
-"""Runs the GPU suite's cases of shared staging swept several times by a
-cluster's small CTAs (one per workload family), for compute-sanitizer:
+"""Runs the GPU suite's cases of the 2026-12-03 forms, for one workload of
+each family: shared staging swept several times by a cluster's small CTAs,
+and async staging (cp.async into shared memory; bf16 on a cluster and on a
+split row, f32 at an odd N), for compute-sanitizer:
 python3 -m tests.gpu.sanitize_newforms from python/, with the suite's
 library."""
 
@@ -18,9 +20,10 @@ def main():
     generator = torch.Generator(device="cuda")
     generator.seed()
     for case in suites.gpu_cases():
-        if (case.workload in WORKLOADS and case.dtype == "bf16" and
-                case.tiling and
-                case.tiling.endswith("staging = shared, splits = 1>")):
+        if (case.workload in WORKLOADS and case.tiling and
+                (case.tiling.endswith("staging = shared, splits = 1>") and
+                 case.dtype == "bf16" or "staging = async" in case.tiling and
+                 (case.dtype == "bf16") == (case.n != 100003))):
             with credit.ops.force_tiling(case.tiling):
                 run_case(case, generator)
             torch.cuda.synchronize()
