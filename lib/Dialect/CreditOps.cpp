@@ -720,6 +720,10 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError("source must be in #gpu.address_space<global>");
   if (!inSpace(target, gpu::AddressSpace::Workgroup))
     return emitOpError("target must be in #gpu.address_space<workgroup>");
+  // The addresses are the aligned pointers plus the index: no layout offset
+  // or stride is applied.
+  if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
+    return emitOpError("source and target must have the identity layout");
   Type element = source.getElementType();
   if (target.getElementType() != element)
     return emitOpError() << "source and target element types differ: "

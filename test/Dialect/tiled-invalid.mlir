@@ -250,3 +250,11 @@ func.func @async_copy_size(%src: memref<?xbf16, #gpu.address_space<global>>, %i:
   credit.async_copy %src[%i], %dst[%i] if %ok {elements = 1 : i32} : memref<?xbf16, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @async_copy_layout(%src: memref<?xf32, strided<[1], offset: 4>, #gpu.address_space<global>>, %i: index, %dst: memref<?xf32, #gpu.address_space<workgroup>>, %ok: i1) {
+  // expected-error @+1 {{source and target must have the identity layout}}
+  credit.async_copy %src[%i], %dst[%i] if %ok {elements = 4 : i32} : memref<?xf32, strided<[1], offset: 4>, #gpu.address_space<global>>, memref<?xf32, #gpu.address_space<workgroup>>
+  return
+}
