@@ -558,14 +558,19 @@ def paper_choice(point: dict, measured: dict[str, float], plans: dict,
 
 
 def score(rows: list[dict], choose) -> dict:
-    """Sign accuracy, regret and the tie list of `choose(row, measured)`."""
-    right, total, ties, regrets, wrong = 0, 0, [], [], []
+    """Sign accuracy, regret and the tie list of `choose(row, measured)`.
+    A point whose choice was not measured (a raw file that times only some
+    candidates) is listed under "unmeasured" and scored no further."""
+    right, total, ties, regrets, wrong, unmeasured = 0, 0, [], [], [], []
     for row in rows:
         measured = _measured(row)
         if not measured:
             continue
         best = min(measured.values())
         chosen = choose(row, measured)
+        if chosen not in measured:
+            unmeasured.append(row["key"])
+            continue
         regrets.append(measured[chosen] / best)
         single = [v for t, v in measured.items() if ctas_per_row(t) == 1]
         multi = [v for t, v in measured.items() if ctas_per_row(t) > 1]
@@ -586,7 +591,7 @@ def score(rows: list[dict], choose) -> dict:
     return {
         "points": len(regrets), "signed_points": total,
         "sign_accuracy": right / total if total else float("nan"),
-        "ties": ties, "wrong_sign": wrong,
+        "ties": ties, "wrong_sign": wrong, "unmeasured": unmeasured,
         "regret_geomean": math.exp(sum(logs) / len(logs)) if logs else 1,
         "regret_p95": _percentile(regrets, 0.95),
         "regret_max": max(regrets) if regrets else float("nan"),
@@ -721,6 +726,12 @@ def render_report(result: dict) -> str:
                 f"({s['signed_points']} signed, {len(s['ties'])} ties) | "
                 f"{s['regret_geomean']:.3f} | {s['regret_p95']:.3f} | "
                 f"{s['regret_max']:.3f} |")
+        for chooser, s in group.items():
+            if s.get("unmeasured"):
+                lines.append("")
+                lines.append(f"{chooser}: {len(s['unmeasured'])} points not "
+                             f"scored, their choice was not measured: "
+                             f"{', '.join(s['unmeasured'])}")
         corr = group["model"].get("rank_correlation_mean")
         if corr is not None:
             lines.append("")

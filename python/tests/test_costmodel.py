@@ -55,6 +55,17 @@ def test_score_counts_signs_ties_and_regret():
         (math.log(1) + math.log(2) + math.log(1.02)) / 3))
 
 
+def test_score_lists_choices_that_were_not_measured():
+    # A raw file that timed only some candidates: a choice outside them is
+    # listed, not scored (and not a crash).
+    rows = [_row("a", {tiling(1): 20.0, tiling(4): 10.0}, tiling(4)),
+            _row("b", {tiling(1): 20.0, tiling(4): 10.0}, tiling(8))]
+    s = costmodel.score(rows, lambda row, measured: row["chosen"])
+    assert s["unmeasured"] == ["b"]
+    assert s["points"] == 1 and s["signed_points"] == 1
+    assert s["regret_max"] == pytest.approx(1.0)
+
+
 def test_quack_table_and_oracle_within_cluster():
     assert costmodel.quack_cluster("bf16", 16384) == 1
     assert costmodel.quack_cluster("bf16", 32768) == 2
