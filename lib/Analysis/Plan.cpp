@@ -385,7 +385,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       8 * plan.clusterBarriers;
   if (plan.staging == Staging::Async)
     for (Value input : op.getInputs())
-      if (!llvm::is_contained({4, 8, 16}, plan.vector * elementBytes(input)))
+      if (!AsyncCopyOp::isCopySize(plan.vector * elementBytes(input)))
         return fail(llvm::formatv(
             "async staging copies 4, 8 or 16 bytes at a time, but a vector "
             "of {0} {1} is {2} bytes",

@@ -732,7 +732,7 @@ LogicalResult AsyncCopyOp::verify() {
                       ? int64_t(getElements()) *
                             llvm::divideCeil(element.getIntOrFloatBitWidth(), 8)
                       : 0;
-  if (bytes != 4 && bytes != 8 && bytes != 16)
+  if (!isCopySize(bytes))
     return emitOpError() << "copies 4, 8 or 16 bytes, not " << getElements()
                          << " elements of " << element;
   return success();

@@ -106,6 +106,9 @@ protected:
                            staging, splits, exchange);
   }
 
+  /// kProfile (below), with `target` refined by it (resident clusters).
+  ChipProfile refinedTestProfile();
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   TargetInfo target;
@@ -320,6 +323,14 @@ constexpr const char *kProfile = R"json({
   "launch_us": 2.0, "cta_launch_us": 0.5, "ops_per_us_per_sm": 1000,
   "overlap": 2.0})json";
 
+ChipProfile PlanTest::refinedTestProfile() {
+  std::string error;
+  std::optional<ChipProfile> profile = parseProfile(kProfile, "test", error);
+  EXPECT_TRUE(profile) << error;
+  refineTarget(target, *profile);
+  return *profile;
+}
+
 TEST(ProfileTest, ParsesAndInterpolates) {
   std::string error;
   std::optional<ChipProfile> profile = parseProfile(kProfile, "test", error);
@@ -381,9 +392,7 @@ TEST(ProfileTest, RejectsBrokenProfiles) {
 TEST_F(PlanTest, WavesFollowTheGridRule) {
   RowwiseOp op = parse(kSoftmax);
   ASSERT_TRUE(op);
-  std::string error;
-  ChipProfile profile = *parseProfile(kProfile, "test", error);
-  refineTarget(target, profile);
+  ChipProfile profile = refinedTestProfile();
   // One wave of 16-CTA clusters: 100 SMs hold 6 clusters at 1 CTA per SM
   // (the pool rule: 100 * ctasPerSM / 16).
   std::optional<KernelPlan> plan =
@@ -404,9 +413,7 @@ TEST_F(PlanTest, WavesFollowTheGridRule) {
 TEST_F(PlanTest, TheDramIsSharedByTheCtasThatWork) {
   RowwiseOp op = parse(kTwoInputs);
   ASSERT_TRUE(op);
-  std::string error;
-  ChipProfile profile = *parseProfile(kProfile, "test", error);
-  refineTarget(target, profile);
+  ChipProfile profile = refinedTestProfile();
   // Clusters of 16 CTAs of 640 threads sweeping their slice through
   // shared memory: 2 or 3 CTAs per SM (k), and the pool rule fits
   // 100 * k / 16 clusters, which leave some of the 100 * k slots empty.

@@ -282,6 +282,12 @@ def Credit_AsyncCopyOp : Credit_Op<"async_copy"> {
     attr-dict `:` type($source) `,` type($target)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The sizes one copy may move (cp.async): 4, 8 or 16 bytes.
+    static bool isCopySize(int64_t bytes) {
+      return bytes == 4 || bytes == 8 || bytes == 16;
+    }
+  }];
 }
 
 def Credit_DynamicSharedMemoryOp : Credit_Op<"dynamic_shared_memory", [Pure]> {
