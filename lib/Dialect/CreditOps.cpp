@@ -834,12 +834,18 @@ LogicalResult ClusterReduceOp::verify() {
                        int64_t(getCluster()) * getValues().size());
 }
 
-SmallVector<CombinerKind> GridReduceOp::getCombinerKinds() {
+LogicalResult GridPublishOp::verify() {
+  if (getValues().empty())
+    return emitOpError("expects at least one value to publish");
+  return success();
+}
+
+SmallVector<CombinerKind> GridCombineOp::getCombinerKinds() {
   return toCombinerKinds(getCombiners());
 }
 
-LogicalResult GridReduceOp::verify() {
-  if (failed(verifyCombinerList(*this, getCombiners(), getValues().size())))
+LogicalResult GridCombineOp::verify() {
+  if (failed(verifyCombinerList(*this, getCombiners(), getResults().size())))
     return failure();
   int64_t splits = getSplits();
   if (splits < 2 || splits > TilingAttr::kMaxSplits)
@@ -848,7 +854,7 @@ LogicalResult GridReduceOp::verify() {
   if (getArrivals() < splits || getArrivals() % splits != 0)
     return emitOpError() << "arrivals must be a positive multiple of splits ("
                          << splits << "), got " << getArrivals();
-  return verifyScratch(*this, getScratch(), getOffset(), getValues().size());
+  return verifyScratch(*this, getScratch(), getOffset(), getResults().size());
 }
 
 #define GET_OP_CLASSES
