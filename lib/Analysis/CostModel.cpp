@@ -129,8 +129,6 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   // The chain of one CTA: each thread's share of the instructions, and
   // every round it waits for.
   double ownOps = ops / double(plan.threads);
-  double gridExchangeUs =
-      double(plan.gridRounds) * profile.getGridExchangeUs(plan.splits);
   result.latencyUs =
       double(plan.dramRounds) * profile.dramLatencyUs +
       double(plan.rereadRounds) * (rereadLevel == L1   ? profile.l1LatencyUs
@@ -141,7 +139,8 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
           (profile.blockReduceUs + profile.blockReducePerWarpUs * plan.warps) +
       double(plan.exchangeRounds) *
           profile.getClusterExchangeUs(plan.cluster, plan.exchange) +
-      (plan.lookahead ? 0 : gridExchangeUs) + ownOps / profile.threadOpsPerUs;
+      double(plan.gridRounds) * profile.getGridExchangeUs(plan.splits) +
+      ownOps / profile.threadOpsPerUs;
   if (plan.grid == GridPolicy::RowGroupPerCluster)
     result.latencyUs += profile.ctaLaunchUs;
 
@@ -153,10 +152,6 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   // Registers over the budget spill to local memory.
   perGroup *= 1 + profile.spillCost * double(plan.registersOverBudget) / 32;
   result.micros = profile.launchUs + waves * perGroup;
-  // Lookahead: each row's exchange is waited for while the next row is
-  // read, so only the last row's is in the chain.
-  if (plan.lookahead)
-    result.micros += gridExchangeUs;
   // Clusters meet once at start-up before their first exchange.
   if (plan.cluster > 1)
     result.micros += profile.getClusterExchangeUs(plan.cluster);
@@ -260,14 +255,13 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         llvm::divideCeil(getElementTypeOrSelf(input).getIntOrFloatBitWidth(),
                          8));
   auto add = [&](int64_t cluster, int64_t threads, int64_t elems, int64_t rows,
-                 Staging staging, int64_t splits,
-                 int64_t lookahead = 0) -> bool {
+                 Staging staging, int64_t splits) -> bool {
     if (threads > target.maxThreadsPerCta)
       return false;
     // Valid by construction: whole warps per row, rows > 1 only on one CTA
     // of one cluster.
     auto tiling = TilingAttr::get(ctx, cluster, threads, vector, elems, rows,
-                                  staging, splits, Exchange::Async, lookahead);
+                                  staging, splits, Exchange::Async);
     std::optional<KernelPlan> plan = buildPlan(op, tiling, target);
     if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues ||
         plan->chunks > kMaxCandidateChunks)
@@ -280,15 +274,6 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         return false;
     plans.push_back(std::move(*plan));
     return true;
-  };
-
-  // A slice swept from shared memory or reread; split rows of one stage
-  // also with lookahead.
-  auto addSweeps = [&](int64_t cluster, int64_t threads, int64_t elems,
-                       Staging staging, int64_t splits) {
-    add(cluster, threads, elems, 1, staging, splits);
-    if (splits > 1 && op.getNumStages() == 1)
-      add(cluster, threads, elems, 1, staging, splits, /*lookahead=*/1);
   };
 
   SmallVector<int64_t> ctaSizes = {64, 128, 256, 512, 1024};
@@ -355,16 +340,16 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
       // cannot yet tell which; offered, its choices were 4-6% slower on
       // the GPU's grids.
       if (sweeps >= 2 || !registers) {
-        addSweeps(cluster, threads, elems, Staging::Shared, splits);
-        addSweeps(cluster, threads, elems, Staging::Reread, splits);
+        add(cluster, threads, elems, 1, Staging::Shared, splits);
+        add(cluster, threads, elems, 1, Staging::Reread, splits);
       }
       // (Several sweeps means `threads` is the CTA maximum, whole warps.)
       if (sweeps >= 2)
         for (int64_t fewer : {threads / 2, threads / 4}) {
           if (fewer < kMinSplitThreads)
             break;
-          addSweeps(cluster, fewer, elems, Staging::Shared, splits);
-          addSweeps(cluster, fewer, elems, Staging::Reread, splits);
+          add(cluster, fewer, elems, 1, Staging::Shared, splits);
+          add(cluster, fewer, elems, 1, Staging::Reread, splits);
         }
       // A 16-bit slice in shared memory on a cluster's CTAs of 256 or 512
       // threads that take two sweeps or more over it, where one sweep of

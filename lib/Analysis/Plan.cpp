@@ -305,7 +305,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.staging = tiling.getStaging();
   plan.splits = tiling.getSplits();
   plan.exchange = tiling.getExchange();
-  plan.lookahead = tiling.getLookahead();
   plan.ctasPerRow = tiling.getCtasPerRow();
   plan.threadsPerRow = tiling.getThreadsPerRow();
   plan.warps = llvm::divideCeil(plan.threads, target.warpSize);
@@ -351,15 +350,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                               "for {0} clusters per row to exchange; splits "
                               "must be 1",
                               plan.splits));
-  if (plan.lookahead && plan.numStages != 1)
-    return fail(llvm::formatv("lookahead overlaps a row's one exchange "
-                              "between clusters with the next row's "
-                              "reduction, but the op has {0} reduction "
-                              "stages",
-                              plan.numStages));
-  if (plan.lookahead && plan.staging == Staging::Registers)
-    return fail("lookahead keeps the current row's slice while the next "
-                "row is read, so it needs shared, async or reread staging");
   if (plan.n % plan.vector != 0)
     return fail(llvm::formatv("N = {0} is not a multiple of the vector width "
                               "{1}",
@@ -405,9 +395,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     for (Value input : op.getInputs()) {
       plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
       plan.dynamicSharedBytes +=
-          llvm::alignTo((plan.rows + plan.lookahead) * plan.slice *
-                            elementBytes(input),
-                        16);
+          llvm::alignTo(plan.rows * plan.slice * elementBytes(input), 16);
     }
   }
   int64_t shared = plan.staticSharedBytes + plan.dynamicSharedBytes;

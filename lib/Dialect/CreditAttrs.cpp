@@ -49,7 +49,7 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned cluster, unsigned threads,
                                  unsigned vector, unsigned elems, unsigned rows,
                                  Staging staging, unsigned splits,
-                                 Exchange exchange, unsigned lookahead) {
+                                 Exchange exchange) {
   if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, cluster))
     return emitError() << "cluster size must be 1, 2, 4, 8 or 16, got "
                        << cluster;
@@ -79,11 +79,6 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "exchange = " << stringifyExchange(exchange)
                        << " says how the CTAs of a cluster exchange partial "
                           "values; it needs a cluster of more than one CTA";
-  if (lookahead > 1)
-    return emitError() << "lookahead must be 0 or 1 rows, got " << lookahead;
-  if (lookahead && splits == 1)
-    return emitError() << "lookahead overlaps the exchange between the "
-                          "clusters of a split row; it needs splits > 1";
   return success();
 }
 

@@ -834,18 +834,12 @@ LogicalResult ClusterReduceOp::verify() {
                        int64_t(getCluster()) * getValues().size());
 }
 
-LogicalResult GridPublishOp::verify() {
-  if (getValues().empty())
-    return emitOpError("expects at least one value to publish");
-  return success();
-}
-
-SmallVector<CombinerKind> GridCombineOp::getCombinerKinds() {
+SmallVector<CombinerKind> GridReduceOp::getCombinerKinds() {
   return toCombinerKinds(getCombiners());
 }
 
-LogicalResult GridCombineOp::verify() {
-  if (failed(verifyCombinerList(*this, getCombiners(), getResults().size())))
+LogicalResult GridReduceOp::verify() {
+  if (failed(verifyCombinerList(*this, getCombiners(), getValues().size())))
     return failure();
   int64_t splits = getSplits();
   if (splits < 2 || splits > TilingAttr::kMaxSplits)
@@ -854,7 +848,7 @@ LogicalResult GridCombineOp::verify() {
   if (getArrivals() < splits || getArrivals() % splits != 0)
     return emitOpError() << "arrivals must be a positive multiple of splits ("
                          << splits << "), got " << getArrivals();
-  return verifyScratch(*this, getScratch(), getOffset(), getResults().size());
+  return verifyScratch(*this, getScratch(), getOffset(), getValues().size());
 }
 
 #define GET_OP_CLASSES

@@ -56,10 +56,9 @@ class Case:
 
 def split_tiling(dtype: str, n: int, cluster: int, splits: int,
                  staging: str = "registers", threads: int = 256,
-                 exchange: str = "async", lookahead: int = 0) -> str:
+                 exchange: str = "async") -> str:
     """A tiling that splits rows of `n` `dtype` elements over `splits`
-    clusters of `cluster` CTAs (and their CTAs exchange by `exchange`; a
-    CTA reads `lookahead` rows ahead of its split exchange):
+    clusters of `cluster` CTAs (and their CTAs exchange by `exchange`):
     the widest vector that divides N, and enough elements per thread
     (registers) or sweeps (shared, reread) to cover the row."""
     vector = 16 // (4 if dtype == "f32" else 2)
@@ -76,10 +75,7 @@ def split_tiling(dtype: str, n: int, cluster: int, splits: int,
         text += f", staging = {staging}"
     if exchange != "async":
         text += f", exchange = {exchange}"
-    text += f", splits = {splits}"
-    if lookahead:
-        text += f", lookahead = {lookahead}"
-    return text + ">"
+    return text + f", splits = {splits}>"
 
 
 def tiling_id(tiling: str) -> str:
@@ -89,8 +85,6 @@ def tiling_id(tiling: str) -> str:
     text = f"c{fields['cluster']}t{fields['threads']}e{fields['elems']}"
     if "splits" in fields:
         text += f"s{fields['splits']}"
-    if "lookahead" in fields:
-        text += f"l{fields['lookahead']}"
     if "staging" in fields:
         text += f"-{fields['staging']}"
     if "exchange" in fields:
@@ -197,42 +191,6 @@ def gpu_cases() -> list[Case]:
             "f32", 100003, 8, 1, "async", 256)))
         cases.append(Case(name, "bf16", 1048576, 0, 2))
         cases.append(Case(name, "f32", 1048576, 0, 2))
-    return cases + lookahead_cases()
-
-
-#: The workloads whose kernels have one reduction stage (after the online
-#: rewrites), where a split row's exchange can overlap the next row's
-#: reads (lookahead); tests/test_workloads.py checks the list against the
-#: compiler.
-ONE_STAGE = ("softmax", "log_softmax", "cross_entropy", "softmax_logits_bwd",
-             "rmsnorm", "rmsnorm_bwd", "layernorm", "l2_normalize",
-             "rowwise_quant", "lars_momentum")
-
-
-def lookahead_cases() -> list[Case]:
-    """Split rows with lookahead, for every one-stage workload and dtype:
-    groups of clusters with several rows each (both shared stages, scratch
-    buffers and counters reused), shared staging on one-CTA clusters,
-    async staging on clusters of two, and reread of an odd f32 row.
-    Column sums (64 row blocks, each group resident) get one-CTA clusters
-    of 256 threads, reread, and more rows than blocks."""
-    cases = []
-    for name in ONE_STAGE:
-        if WORKLOADS[name].column_sums:
-            for dtype in DTYPES:
-                cases.append(Case(name, dtype, 16000, 0, 130,
-                                  tiling=split_tiling(dtype, 16000, 1, 4,
-                                                      "reread", 256,
-                                                      lookahead=1)))
-            continue
-        for dtype in DTYPES:
-            cases.append(Case(name, dtype, 65536, 0, 37, tiling=split_tiling(
-                dtype, 65536, 1, 64, "shared", 128, lookahead=1)))
-            cases.append(Case(name, dtype, 300000, 0, 37,
-                              tiling=split_tiling(dtype, 300000, 2, 32,
-                                                  "async", 512, lookahead=1)))
-        cases.append(Case(name, "f32", 2 ** 20 + 3, 0, 9, tiling=split_tiling(
-            "f32", 2 ** 20 + 3, 2, 32, "reread", 512, lookahead=1)))
     return cases
 
 

@@ -43,26 +43,3 @@ def test_render_rejects_bad_arguments():
         WORKLOADS["softmax"].render(0, "f32")
     with pytest.raises(ValueError, match="softmax takes no eps"):
         WORKLOADS["softmax"].render(128, "f32", eps=1e-5)
-
-
-@pytest.mark.parametrize("name", sorted(WORKLOADS))
-def test_lookahead_workloads_are_the_one_stage_ones(name, tmp_path):
-    """suites.ONE_STAGE (the workloads the GPU suite runs with lookahead)
-    is exactly the set the compiler builds a lookahead tiling for; the
-    others get the plan's reason."""
-    from credit import suites
-    from credit.compiler import CompileError, Compiler, Request
-    compiler = Compiler(cache_dir=tmp_path)
-    if not compiler.available:
-        pytest.skip(compiler.unavailable)
-    tiling = suites.split_tiling("f32", 65536, 1, 4, "reread", 256,
-                                 lookahead=1)
-    request = Request(name, "f32", 65536, 0, WORKLOADS[name].eps,
-                      tiling=tiling)
-    if name in suites.ONE_STAGE:
-        assert compiler.compile(request).kernels
-    else:
-        with pytest.raises(CompileError, match="lookahead overlaps a row's "
-                           "one exchange .* but the op has 2 reduction "
-                           "stages"):
-            compiler.compile(request)

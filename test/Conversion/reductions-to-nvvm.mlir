@@ -116,7 +116,7 @@ func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_spa
 // with xor shuffles, and lane 0 hands the result to the CTA through shared
 // memory and a barrier.
 // CHECK-LABEL: func.func @grid
-// CHECK-NOT: credit.grid_
+// CHECK-NOT: credit.grid_reduce
 // CHECK: scf.if
 // CHECK: llvm.store
 // CHECK: red.release.gpu.global.add.u32
@@ -135,28 +135,8 @@ func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_spa
 // CHECK: gpu.barrier
 // CHECK: memref.load
 func.func @grid(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
-  credit.grid_publish %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) : f32
-  %r = credit.grid_combine [max] partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32
+  %r = credit.grid_reduce [max] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32
   return %r : f32
-}
-
-// -----
-
-// Publishing alone: the publisher's thread 0 stores both values at
-// entry + split * 2 + k and counts itself in; nothing waits.
-// CHECK-LABEL: func.func @grid_publish_only
-// CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0
-// CHECK: %[[PUB:.*]] = arith.andi %[[FIRST]], %{{.*}}
-// CHECK: scf.if %[[PUB]]
-// CHECK-COUNT-2: llvm.store
-// CHECK: red.release.gpu.global.add.u32
-// CHECK-NOT: ld.acquire
-// CHECK-NOT: gpu.barrier
-// CHECK: return
-func.func @grid_publish_only(%a: f32, %b: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1) {
-  credit.grid_publish %a, %b partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) : f32, f32
-  return
 }
 
 // -----
@@ -171,8 +151,7 @@ func.func @grid_publish_only(%a: f32, %b: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1
 // CHECK: st.relaxed.gpu.global.u32 [$0], 0;
 // CHECK: gpu.barrier
 func.func @grid_last(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
-  credit.grid_publish %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) : f32
-  %r = credit.grid_combine [add] partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 2 : i32, arrivals = 4 : i64, departures = 8 : i32} : f32
+  %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 2 : i32, arrivals = 4 : i64, departures = 8 : i32} : f32
   return %r : f32
 }
 
@@ -241,8 +220,8 @@ func.func @online_cluster(%m: f32, %s: f32, %a: f32, %t: f32, %buf: memref<64xf3
 // CHECK: llvm.nvvm.ex2.approx.ftz.f
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK: gpu.barrier
-func.func @online_grid(%p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> (f32, f32) {
-  %r:2 = credit.grid_combine [max, addexp] partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32, f32
+func.func @online_grid(%m: f32, %s: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> (f32, f32) {
+  %r:2 = credit.grid_reduce [max, addexp] %m, %s partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 40 : i32, arrivals = 40 : i64} : f32, f32
   return %r#0, %r#1 : f32, f32
 }
 

@@ -80,16 +80,6 @@ func.func @exchange_one_cta() attributes {t = #credit.tiling<cluster = 1, thread
 
 // -----
 
-// expected-error @+1 {{lookahead must be 0 or 1 rows, got 2}}
-func.func @lookahead_two() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, staging = shared, splits = 4, lookahead = 2>}
-
-// -----
-
-// expected-error @+1 {{lookahead overlaps the exchange between the clusters of a split row; it needs splits > 1}}
-func.func @lookahead_unsplit() attributes {t = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 4, staging = shared, lookahead = 1>}
-
-// -----
-
 // expected-error @+1 {{cost estimate rows must be at least 1, got 0}}
 func.func @cost_rows() attributes {c = #credit.cost<rows = 0, profitable = true, candidates = [
     #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4> = 1.0]>}

@@ -65,12 +65,11 @@ func.func @buffers(%x: memref<64x1000xf32, strided<[1024, 1]>>, %y: memref<64x10
 }
 
 // A tiling, variants by row count and a cost annotation. Default rows,
-// staging and exchange are elided; a barrier exchange is printed; a
-// lookahead is printed when it is not 0.
+// staging and exchange are elided; a barrier exchange is printed.
 
 // CHECK-LABEL: func.func @annotated
 // CHECK: credit.rowwise
-// CHECK-SAME: cost = #credit.cost<rows = 4096, profitable = false, candidates = [#credit.tiling<cluster = 1, threads = 1024, vector = 8, elems = 8, staging = reread> = 1.250000e+01, #credit.tiling<cluster = 16, threads = 32, vector = 8, elems = 8> = 2.000000e+01, #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, staging = reread, splits = 2, lookahead = 1> = 2.500000e+01, #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, staging = reread, splits = 2> = 2.600000e+01]>
+// CHECK-SAME: cost = #credit.cost<rows = 4096, profitable = false, candidates = [#credit.tiling<cluster = 1, threads = 1024, vector = 8, elems = 8, staging = reread> = 1.250000e+01, #credit.tiling<cluster = 16, threads = 32, vector = 8, elems = 8> = 2.000000e+01]>
 // CHECK-SAME: tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, rows = 4, staging = shared>
 // CHECK-SAME: variants = [#credit.variant<tiling = #credit.tiling<cluster = 2, threads = 32, vector = 8, elems = 8, exchange = barrier>, min_rows = 1, max_rows = 3>, #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, rows = 4, staging = shared>, min_rows = 4, max_rows = 0>]
 func.func @annotated(%x: tensor<8x64xbf16>, %init: tensor<8x64xbf16>) -> tensor<8x64xbf16> {
@@ -81,9 +80,7 @@ func.func @annotated(%x: tensor<8x64xbf16>, %init: tensor<8x64xbf16>) -> tensor<
                     #credit.variant<tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, rows = 4, staging = shared>, min_rows = 4, max_rows = 0>],
                   cost = #credit.cost<rows = 4096, profitable = false, candidates = [
                     #credit.tiling<cluster = 1, threads = 1024, vector = 8, elems = 8, staging = reread> = 12.5,
-                    #credit.tiling<cluster = 16, threads = 32, vector = 8, elems = 8, exchange = async> = 20.0,
-                    #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, staging = reread, splits = 2, lookahead = 1> = 25.0,
-                    #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 8, staging = reread, splits = 2, lookahead = 0> = 26.0]>}
+                    #credit.tiling<cluster = 16, threads = 32, vector = 8, elems = 8, exchange = async> = 20.0]>}
     reduce [max] (%j: index, %v: f32) {
       credit.yield %v : f32
     }

@@ -165,7 +165,7 @@ func.func @scratch_negative_offset(%a: f32, %buf: memref<64xf32, #gpu.address_sp
 
 func.func @grid_splits(%a: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) {
   // expected-error @+1 {{splits must be from 2 to 64, got 1}}
-  %r = credit.grid_combine [add] partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 1 : i32, arrivals = 1 : i64} : f32
+  %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 1 : i32, arrivals = 1 : i64} : f32
   return
 }
 
@@ -173,7 +173,7 @@ func.func @grid_splits(%a: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: memre
 
 func.func @grid_arrivals(%a: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) {
   // expected-error @+1 {{arrivals must be a positive multiple of splits (4), got 6}}
-  %r = credit.grid_combine [add] partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 6 : i64} : f32
+  %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 6 : i64} : f32
   return
 }
 
@@ -181,7 +181,7 @@ func.func @grid_arrivals(%a: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: mem
 
 func.func @grid_combiners(%a: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) {
   // expected-error @+1 {{expects one combiner per value and at least one value, found 2 combiners for 1 values}}
-  %r = credit.grid_combine [add, max] partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 4 : i64} : f32
+  %r = credit.grid_reduce [add, max] %a partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 4 : i64} : f32
   return
 }
 
@@ -190,7 +190,7 @@ func.func @grid_combiners(%a: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: me
 func.func @grid_scratch(%a: f32, %b: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<1xf32, #gpu.address_space<workgroup>>) {
   %o = arith.constant 0 : index
   // expected-error @+1 {{scratch of 1 entries has no room for the 2 entries it needs from offset 0}}
-  %r:2 = credit.grid_combine [add, max] partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) scratch(%buf[%o] : memref<1xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 4 : i64} : f32, f32
+  %r:2 = credit.grid_reduce [add, max] %a, %b partials(%p[%i] : !llvm.ptr<1>) counters(%p[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%o] : memref<1xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 4 : i64} : f32, f32
   return
 }
 
@@ -198,23 +198,7 @@ func.func @grid_scratch(%a: f32, %b: f32, %p: !llvm.ptr<1>, %i: index, %t: i1, %
 
 func.func @grid_pointer_space(%a: f32, %p: !llvm.ptr, %q: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) {
   // expected-error @+1 {{operand #1 must be LLVM pointer in address space 1}}
-  credit.grid_publish %a partials(%p[%i] : !llvm.ptr) counters(%q[%i] : !llvm.ptr<1>) split(%i) publish(%t) : f32
-  return
-}
-
-// -----
-
-func.func @grid_combine_pointer_space(%p: !llvm.ptr<1>, %q: !llvm.ptr, %i: index, %buf: memref<8xf32, #gpu.address_space<workgroup>>) {
-  // expected-error @+1 {{operand #2 must be LLVM pointer in address space 1}}
-  %r = credit.grid_combine [add] partials(%p[%i] : !llvm.ptr<1>) counters(%q[%i] : !llvm.ptr) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 4 : i64} : f32
-  return
-}
-
-// -----
-
-func.func @grid_publish_nothing(%p: !llvm.ptr<1>, %i: index, %t: i1) {
-  // expected-error @+1 {{expects at least one value to publish}}
-  "credit.grid_publish"(%p, %i, %p, %i, %i, %t) : (!llvm.ptr<1>, index, !llvm.ptr<1>, index, index, i1) -> ()
+  %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr) counters(%q[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 4 : i64} : f32
   return
 }
 

@@ -8,8 +8,7 @@
 // CHECK: credit.block_reduce [min] %{{.*}} {group_threads = 32 : i32} : f32
 // CHECK: credit.cluster_reduce [add] %{{.*}} scratch(%{{.*}}[%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 16 : i32} : f32
 // CHECK: credit.cluster_reduce [max] %{{.*}} scratch(%{{.*}}[%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%{{.*}}[%{{.*}}] phase %{{.*}} : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 16 : i32} : f32
-// CHECK: credit.grid_publish %{{.*}}, %{{.*}} partials(%{{.*}}[%{{.*}}] : !llvm.ptr<1>) counters(%{{.*}}[%{{.*}}] : !llvm.ptr<1>) split(%{{.*}}) publish(%{{.*}}) : f32, f32
-// CHECK: credit.grid_combine [add, max] partials(%{{.*}}[%{{.*}}] : !llvm.ptr<1>) counters(%{{.*}}[%{{.*}}] : !llvm.ptr<1>) scratch(%{{.*}}[%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>) {arrivals = 8 : i64, departures = 32 : i32, splits = 4 : i32} : f32, f32
+// CHECK: credit.grid_reduce [add, max] %{{.*}}, %{{.*}} partials(%{{.*}}[%{{.*}}] : !llvm.ptr<1>) counters(%{{.*}}[%{{.*}}] : !llvm.ptr<1>) split(%{{.*}}) publish(%{{.*}}) scratch(%{{.*}}[%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>) {arrivals = 8 : i64, departures = 32 : i32, splits = 4 : i32} : f32, f32
 func.func @tiled(%p: !llvm.ptr<1>, %n: i64, %a: f32, %b: f32,
                  %buf: memref<64xf32, #gpu.address_space<workgroup>>, %o: index,
                  %bars: memref<4xi64, #gpu.address_space<workgroup>>) -> (f32, f32, f32) {
@@ -20,7 +19,6 @@ func.func @tiled(%p: !llvm.ptr<1>, %n: i64, %a: f32, %b: f32,
   %c = credit.cluster_reduce [add] %r#0 scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {cluster = 16 : i32} : f32
   %d = credit.cluster_reduce [max] %c scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%o] phase %o : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 16 : i32} : f32
   %t = arith.constant true
-  credit.grid_publish %d, %r#1 partials(%p[%o] : !llvm.ptr<1>) counters(%p[%o] : !llvm.ptr<1>) split(%o) publish(%t) : f32, f32
-  %g:2 = credit.grid_combine [add, max] partials(%p[%o] : !llvm.ptr<1>) counters(%p[%o] : !llvm.ptr<1>) scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 8 : i64, departures = 32 : i32} : f32, f32
+  %g:2 = credit.grid_reduce [add, max] %d, %r#1 partials(%p[%o] : !llvm.ptr<1>) counters(%p[%o] : !llvm.ptr<1>) split(%o) publish(%t) scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) {splits = 4 : i32, arrivals = 8 : i64, departures = 32 : i32} : f32, f32
   return %g#0, %g#1, %w : f32, f32, f32
 }

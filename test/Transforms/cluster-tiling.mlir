@@ -283,11 +283,9 @@ func.func @two_rows(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tensor<?x51
 // CHECK: arith.divui %{{.*}}, %c4
 // CHECK: arith.remui %{{.*}}, %c4
 // CHECK: credit.cluster_reduce [add]
-// CHECK: credit.grid_publish
-// CHECK: credit.grid_combine [add] {{.*}} {arrivals = 4 : i64, splits = 4 : i32}
+// CHECK: credit.grid_reduce [add] {{.*}} {arrivals = 4 : i64, splits = 4 : i32}
 // CHECK: credit.cluster_reduce [max, add]
-// CHECK: credit.grid_publish
-// CHECK: credit.grid_combine [max, add] {{.*}} {arrivals = 8 : i64, departures = 8 : i32, splits = 4 : i32}
+// CHECK: credit.grid_reduce [max, add] {{.*}} {arrivals = 8 : i64, departures = 8 : i32, splits = 4 : i32}
 // CHECK: memref.store
 func.func @split_rows(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>, %s: tensor<?xf32>) -> (tensor<?x16384xf32>, tensor<?xf32>) {
   %r:2 = credit.rowwise ins(%x : tensor<?x16384xf32>) outs(%o : tensor<?x16384xf32>) scalar_outs(%s : tensor<?xf32>)
@@ -300,71 +298,6 @@ func.func @split_rows(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>, %s: tens
     epilogue (%j: index, %v: f32, %a: f32, %m: f32, %t: f32) { credit.yield %m : f32 }
     finalize (%a: f32, %m: f32, %t: f32) { credit.yield %t : f32 }
   return %r#0, %r#1 : tensor<?x16384xf32>, tensor<?xf32>
-}
-
-// -----
-
-// Lookahead: the first row is reduced and published before the row loop;
-// each iteration reduces and publishes the next row (when there is one)
-// into the other half of the doubled shared stage, then waits for the
-// current row's exchange and runs its epilogue from its own half.
-// CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n16384_c1t256e8s4l1_shared = {
-// CHECK-SAME: dynamic_shared_memory = 32768 : i64
-// CHECK-SAME: lookahead = 1 : i64
-// CHECK: gpu.func @rowwise_f32_n16384_c1t256e8s4l1_shared
-// CHECK: %[[STAGE:.*]] = memref.view {{.*}}[%c8192]
-// CHECK: scf.if
-// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c4096
-// CHECK: vector.store %{{.*}}, %[[STAGE]][%{{.*}}] {{.*}}: memref<?xf32, #gpu.address_space<workgroup>>
-// CHECK: credit.grid_publish
-// CHECK-NOT: credit.grid_combine
-// CHECK: scf.for %[[ROW:.*]] = %[[BEGIN:[^ ]*]] to %[[END:[^ ]*]] step
-// CHECK: %[[NEXT:.*]] = arith.addi %[[ROW]], %c1
-// CHECK: %[[AHEAD:.*]] = arith.cmpi ult, %[[NEXT]], %[[END]]
-// CHECK: scf.if %[[AHEAD]]
-// CHECK: vector.store %{{.*}}, %[[STAGE]]
-// CHECK: credit.grid_publish
-// CHECK-NOT: credit.grid_combine
-// CHECK: }
-// CHECK: %[[HALF:.*]] = arith.muli %{{.*}}, %c4096
-// CHECK: credit.grid_combine [add] {{.*}} {arrivals = 4 : i64, departures = 4 : i32, splits = 4 : i32}
-// CHECK: %[[AT:.*]] = arith.addi %[[HALF]], %{{.*}}
-// CHECK: vector.load %[[STAGE]][%[[AT]]]
-// CHECK: gpu.return
-func.func @split_lookahead(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>) -> tensor<?x16384xf32> {
-  %r = credit.rowwise ins(%x : tensor<?x16384xf32>) outs(%o : tensor<?x16384xf32>)
-      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 8, staging = shared, splits = 4, lookahead = 1>}
-    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %s: f32) {
-      %y = arith.mulf %v, %s : f32
-      credit.yield %y : f32
-    }
-  return %r : tensor<?x16384xf32>
-}
-
-// -----
-
-// Lookahead overlaps one exchange per row: an op of two stages is refused.
-func.func @lookahead_two_stages(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>) -> tensor<?x16384xf32> {
-  // expected-error @+1 {{credit-cluster-tiling: cannot build #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 8, staging = shared, splits = 4, lookahead = 1> on sm_90: lookahead overlaps a row's one exchange between clusters with the next row's reduction, but the op has 2 reduction stages}}
-  %r = credit.rowwise ins(%x : tensor<?x16384xf32>) outs(%o : tensor<?x16384xf32>)
-      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 8, staging = shared, splits = 4, lookahead = 1>}
-    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
-    reduce [max] (%j: index, %v: f32, %a: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %a: f32, %m: f32) { credit.yield %m : f32 }
-  return %r : tensor<?x16384xf32>
-}
-
-// -----
-
-// Lookahead keeps two rows' slices at once: not in registers.
-func.func @lookahead_registers(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>) -> tensor<?x16384xf32> {
-  // expected-error @+1 {{lookahead keeps the current row's slice while the next row is read, so it needs shared, async or reread staging}}
-  %r = credit.rowwise ins(%x : tensor<?x16384xf32>) outs(%o : tensor<?x16384xf32>)
-      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8, splits = 4, lookahead = 1>}
-    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
-    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
-  return %r : tensor<?x16384xf32>
 }
 
 // -----

@@ -61,10 +61,6 @@ struct KernelPlan {
   Staging staging = Staging::Registers;
   /// How the CTAs of a cluster exchange partial values (cluster > 1).
   Exchange exchange = Exchange::Async;
-  /// Split rows: rows a CTA reduces and publishes ahead of the one whose
-  /// exchange it waits for (0 or 1); shared staging then keeps
-  /// `1 + lookahead` slices per row input.
-  int64_t lookahead = 0;
   /// Threads that share a row, and warps per CTA.
   int64_t threadsPerRow = 0, warps = 0;
   /// Vector accesses per thread and input in one sweep (elems / vector).

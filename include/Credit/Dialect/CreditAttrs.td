@@ -66,9 +66,6 @@ def Credit_Count : AttrParameter<"unsigned", "a count"> {
 def Credit_RowsCount : DefaultValuedParameter<"unsigned", "1"> {
   let parser = "::mlir::credit::parseTilingCount($_parser)";
 }
-def Credit_ZeroCount : DefaultValuedParameter<"unsigned", "0"> {
-  let parser = "::mlir::credit::parseTilingCount($_parser)";
-}
 
 class Credit_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Credit_Dialect, name, traits> {
@@ -102,7 +99,7 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     - `splits`: clusters that share a row (default 1). With more than one,
       the row is cut into `splits` parts of `cluster` CTAs each; every
       cluster reduces its part through distributed shared memory and the
-      parts' partial values meet in global memory (see credit.grid_publish),
+      parts' partial values meet in global memory (see credit.grid_reduce),
       so a few long rows can use the whole GPU. It needs one row per CTA.
     - `exchange`: how the CTAs of a cluster hand each other a stage's
       partial values (cluster > 1 only): `async` (default) pushes them
@@ -110,13 +107,6 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       peer's transaction-counted mbarrier, so each CTA waits only for the
       bytes it receives; `barrier` stores them and meets the whole cluster
       at a release/acquire cluster barrier per stage.
-    - `lookahead`: split rows only (`splits > 1`), 0 (default) or 1. With 1,
-      a CTA that has several rows reduces and publishes its next row before
-      it waits for the other clusters' values of the current one, so the
-      wait of one row overlaps the reads of the next (see
-      credit.grid_publish). It needs an op with one reduction stage and a
-      slice kept in shared memory (two of them: the current row's and the
-      next one's) or reread.
 
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
@@ -130,8 +120,7 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
                            "::mlir::credit::Staging::Registers">:$staging,
     Credit_RowsCount:$splits,
     DefaultValuedParameter<"::mlir::credit::Exchange",
-                           "::mlir::credit::Exchange::Async">:$exchange,
-    Credit_ZeroCount:$lookahead
+                           "::mlir::credit::Exchange::Async">:$exchange
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -409,22 +409,40 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
   }];
 }
 
-def Credit_GridPublishOp : Credit_Op<"grid_publish"> {
-  let summary = "hands one cluster's values of a split row to the others";
+def Credit_GridReduceOp : Credit_Op<"grid_reduce", [
+    AllTypesMatch<["values", "results"]>]> {
+  let summary = "combines CTA-uniform values across the clusters of a split row";
   let description = [{
-    A row split over several clusters: every cluster contributes `values`
+    A row split over `splits` clusters: every cluster contributes `values`
     that are the same in all threads of all its CTAs (a cluster reduction's
-    results). Thread 0 of the CTA where `publish` holds (one per cluster)
-    stores them into global memory at `partials[entry + split * K + k]`
-    (K values) and adds one to `counters[row]` with release semantics, so a
-    thread that sees the count with acquire semantics sees the values.
-    credit.grid_combine waits for every cluster's values and combines them;
-    between the two a CTA may work on another row.
+    results), and every CTA receives the combination of all `splits`
+    contributions, computed by the same operations in every CTA, so the
+    whole row gets bit-identical `results`.
+
+    Thread 0 of the CTA where `publish` holds (one per cluster) stores the
+    values into global memory at `partials[entry + split * K + k]` and adds
+    one to `counters[row]` with release semantics. The first warp of every
+    CTA then polls `counters[row]` with acquire loads until it reaches
+    `arrivals` (every cluster's contribution of this exchange is there),
+    loads the contributions (lane i those of splits i, i + 32, ...),
+    combines them with warp shuffles, and hands the results to its CTA
+    through `scratch` at `offset` (K entries) and a CTA barrier.
+
+    The counter counts through all exchanges of a row: `arrivals` is the
+    count once this exchange is complete (`splits` times the exchanges so
+    far). On a row's last exchange `departures` is the number of CTAs
+    that poll it: each adds one more after reading, and the one that makes
+    the count `arrivals + departures` resets it to zero, so that the next
+    launch finds zeros. The clusters wait for each other: every cluster of
+    the launch must be resident, which the grid rule ensures. Every thread
+    of the CTA must execute the op.
 
     ```mlir
-    credit.grid_publish %a, %b partials(%p[%entry] : !llvm.ptr<1>)
-        counters(%c[%row] : !llvm.ptr<1>) split(%split) publish(%first)
-        : f32, f32
+    %s = credit.grid_reduce [add] %a
+        partials(%p[%entry] : !llvm.ptr<1>) counters(%c[%row] : !llvm.ptr<1>)
+        split(%split) publish(%first)
+        scratch(%buf[%off] : memref<4xf32, #gpu.address_space<workgroup>>)
+        {splits = 4, arrivals = 4, departures = 16} : f32
     ```
   }];
   let arguments = (ins Variadic<F32>:$values,
@@ -433,51 +451,7 @@ def Credit_GridPublishOp : Credit_Op<"grid_publish"> {
                        LLVM_PointerInAddressSpace<1>:$counters,
                        Index:$row,
                        Index:$split,
-                       I1:$publish);
-  let assemblyFormat = [{
-    $values
-    `partials` `(` $partials `[` $entry `]` `:` qualified(type($partials)) `)`
-    `counters` `(` $counters `[` $row `]` `:` qualified(type($counters)) `)`
-    `split` `(` $split `)` `publish` `(` $publish `)`
-    attr-dict `:` type($values)
-  }];
-  let hasVerifier = 1;
-}
-
-def Credit_GridCombineOp : Credit_Op<"grid_combine"> {
-  let summary = "combines the values the clusters of a split row published";
-  let description = [{
-    The other half of credit.grid_publish. The first warp of every CTA
-    polls `counters[row]` with acquire loads until it reaches `arrivals`
-    (every cluster's contribution of this exchange is there), loads the
-    `splits` contributions of K values each from `partials[entry + s * K +
-    k]` (lane i those of splits i, i + 32, ...), combines them with warp
-    shuffles, and hands the results to its CTA through `scratch` at
-    `offset` (K entries) and a CTA barrier. Every CTA runs the same
-    operations on the same values, so the whole row gets bit-identical
-    results.
-
-    The counter counts through all exchanges of a row: `arrivals` is the
-    count once this exchange is complete (`splits` times the exchanges so
-    far). On a row's last exchange `departures` is the number of CTAs
-    that poll it: each adds one more after reading, and the one that makes
-    the count `arrivals + departures` resets it to zero, so that the next
-    launch finds zeros. The clusters wait for each other: every cluster of
-    the launch must be resident, which the grid rule ensures, and a CTA
-    must publish every row it waits for before it waits. Every thread of
-    the CTA must execute the op.
-
-    ```mlir
-    %s = credit.grid_combine [add] partials(%p[%entry] : !llvm.ptr<1>)
-        counters(%c[%row] : !llvm.ptr<1>)
-        scratch(%buf[%off] : memref<4xf32, #gpu.address_space<workgroup>>)
-        {splits = 4, arrivals = 4, departures = 16} : f32
-    ```
-  }];
-  let arguments = (ins LLVM_PointerInAddressSpace<1>:$partials,
-                       Index:$entry,
-                       LLVM_PointerInAddressSpace<1>:$counters,
-                       Index:$row,
+                       I1:$publish,
                        Credit_WorkgroupScratch:$scratch,
                        Index:$offset,
                        ArrayAttr:$combiners,
@@ -486,11 +460,12 @@ def Credit_GridCombineOp : Credit_Op<"grid_combine"> {
                        DefaultValuedAttr<I32Attr, "0">:$departures);
   let results = (outs Variadic<F32>:$results);
   let assemblyFormat = [{
-    custom<CombinerList>($combiners)
+    custom<CombinerList>($combiners) $values
     `partials` `(` $partials `[` $entry `]` `:` qualified(type($partials)) `)`
     `counters` `(` $counters `[` $row `]` `:` qualified(type($counters)) `)`
+    `split` `(` $split `)` `publish` `(` $publish `)`
     `scratch` `(` $scratch `[` $offset `]` `:` type($scratch) `)`
-    attr-dict `:` type($results)
+    attr-dict `:` type($values)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

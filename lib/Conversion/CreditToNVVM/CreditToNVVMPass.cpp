@@ -26,7 +26,7 @@ struct ConvertCreditToNVVMPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalOp<AsyncCopyOp, BlockReduceOp, ClusterReduceOp,
-                        GridPublishOp, GridCombineOp, DynamicSharedMemoryOp, GlobalViewOp>();
+                        GridReduceOp, DynamicSharedMemoryOp, GlobalViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configureCreditMathToNVVMTarget(target);
     RewritePatternSet patterns(ctx);

@@ -270,84 +270,62 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
   }
 };
 
-/// The address of `counters[row]`.
-static Value createCounterAddress(OpBuilder &b, Location loc, Value counters,
-                                  Value row) {
-  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  Value at = arith::IndexCastOp::create(b, loc, b.getI64Type(), row);
-  return LLVM::GEPOp::create(b, loc, globalPtr, b.getI32Type(), counters,
-                             ValueRange{at});
-}
-
-/// The address of `partials[entry + split * numValues + k]`.
-static Value createPartialAddress(OpBuilder &b, Location loc, Value partials,
-                                  Value entry, Value split, int64_t numValues,
-                                  int64_t k) {
-  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  Value at = arith::AddIOp::create(
-      b, loc, entry,
-      arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(b, loc, split, createIndex(b, loc, numValues)),
-          createIndex(b, loc, k)));
-  at = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
-  return LLVM::GEPOp::create(b, loc, globalPtr, b.getF32Type(), partials,
-                             ValueRange{at});
-}
-
-/// credit.grid_publish: thread 0 of the publishing CTA stores the values,
-/// then counts the cluster in with a release add.
-struct GridPublishLowering : public OpConversionPattern<GridPublishOp> {
+/// credit.grid_reduce: the publishing CTA of each cluster stores its values
+/// and counts itself in with a release add; warp 0 of every CTA polls the
+/// count with acquire loads, loads the contributions a lane per split,
+/// combines them with shuffles and shares them through shared memory and a
+/// CTA barrier.
+struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(GridPublishOp op, OpAdaptor adaptor,
+  matchAndRewrite(GridReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    SmallVector<CombinerKind> kinds = op.getCombinerKinds();
+    int64_t numValues = kinds.size();
+    int64_t splits = op.getSplits();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Type f32 = rewriter.getF32Type();
+    auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+    Value scratch = adaptor.getScratch();
+    Value offset = adaptor.getOffset();
+
+    auto toI64 = [&](OpBuilder &b, Location l, Value index) -> Value {
+      return arith::IndexCastOp::create(b, l, i64, index);
+    };
+    auto partialAt = [&](OpBuilder &b, Location l, Value split, int64_t k) {
+      Value at = arith::AddIOp::create(
+          b, l, adaptor.getEntry(),
+          arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, split,
+                                          createIndex(b, l, numValues)),
+              createIndex(b, l, k)));
+      return LLVM::GEPOp::create(b, l, globalPtr, f32, adaptor.getPartials(),
+                                 ValueRange{toI64(b, l, at)});
+    };
+    Value counter = LLVM::GEPOp::create(rewriter, loc, globalPtr, i32,
+                                        adaptor.getCounters(),
+                                        ValueRange{toI64(rewriter, loc,
+                                                         adaptor.getRow())});
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value publisher = arith::AndIOp::create(
-        rewriter, loc,
+    Value isLeader =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                              createIndex(rewriter, loc, 0)),
-        adaptor.getPublish());
+                              createIndex(rewriter, loc, 0));
+
+    // Publish: the values, then the count, ordered by the release.
+    Value publisher =
+        arith::AndIOp::create(rewriter, loc, isLeader, adaptor.getPublish());
     ValueRange values = adaptor.getValues();
     scf::IfOp::create(rewriter, loc, publisher, [&](OpBuilder &b, Location l) {
       for (auto [k, value] : llvm::enumerate(values))
-        LLVM::StoreOp::create(
-            b, l, value,
-            createPartialAddress(b, l, adaptor.getPartials(),
-                                 adaptor.getEntry(), adaptor.getSplit(),
-                                 values.size(), k));
-      Value counter = createCounterAddress(b, l, adaptor.getCounters(),
-                                           adaptor.getRow());
+        LLVM::StoreOp::create(b, l, value,
+                              partialAt(b, l, adaptor.getSplit(), k));
       createPtx(b, l, Type(), {counter},
                 "red.release.gpu.global.add.u32 [$0], 1;", "l");
       scf::YieldOp::create(b, l);
     });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// credit.grid_combine: warp 0 of every CTA polls the count with acquire
-/// loads, loads the contributions a lane per split, combines them with
-/// shuffles and shares them through shared memory and a CTA barrier.
-struct GridCombineLowering : public OpConversionPattern<GridCombineOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(GridCombineOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<CombinerKind> kinds = op.getCombinerKinds();
-    int64_t numValues = kinds.size();
-    int64_t splits = op.getSplits();
-    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
-    Value scratch = adaptor.getScratch();
-    Value offset = adaptor.getOffset();
-    Value counter = createCounterAddress(rewriter, loc, adaptor.getCounters(),
-                                         adaptor.getRow());
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
 
     // Warp 0 waits, every lane with its own acquire loads (one request per
     // poll for the warp), so that each lane's loads of the partials are
@@ -387,12 +365,9 @@ struct GridCombineLowering : public OpConversionPattern<GridCombineOp> {
         Value clamped = arith::MinUIOp::create(b, l, split,
                                                createIndex(b, l, splits - 1));
         for (int64_t k = 0; k < numValues; ++k)
-          entries[k].push_back(createPtx(
-              b, l, f32,
-              {createPartialAddress(b, l, adaptor.getPartials(),
-                                    adaptor.getEntry(), clamped, numValues,
-                                    k)},
-              "ld.relaxed.gpu.global.f32 $0, [$1];", "=f,l"));
+          entries[k].push_back(
+              createPtx(b, l, f32, {partialAt(b, l, clamped, k)},
+                        "ld.relaxed.gpu.global.f32 $0, [$1];", "=f,l"));
       }
       Value isFirstLane = arith::CmpIOp::create(
           b, l, arith::CmpIPredicate::eq, tid, createIndex(b, l, 0));
@@ -452,7 +427,6 @@ struct GridCombineLowering : public OpConversionPattern<GridCombineOp> {
 
 void mlir::credit::populateCreditReductionToNVVMPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<BlockReduceLowering, ClusterReduceLowering, GridPublishLowering,
-               GridCombineLowering>(
+  patterns.add<BlockReduceLowering, ClusterReduceLowering, GridReduceLowering>(
       patterns.getContext());
 }

@@ -68,15 +68,9 @@ RowState KernelEmitter::beginRow(Value rowBase) {
     state.inputOffsets.push_back(mul(safeRow, stride));
   for (Value stride : outputStrides)
     state.outputOffsets.push_back(mul(state.row, stride));
-  if (plan.lookahead && (plan.staging == Staging::Shared ||
-                         plan.staging == Staging::Async))
-    state.stageOffset = mul(state.parity, index(plan.slice));
-  return state;
-}
-
-void KernelEmitter::readRow(RowState &state) {
   loadRowRegisters(state);
   copyRowToShared(state);
+  return state;
 }
 
 SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
@@ -171,23 +165,13 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   emitClusterStart();
   loadBroadcastRegisters();
 
-  scf::ForOp rowLoop =
-      plan.lookahead ? emitLookaheadRowLoop() : emitRowLoop();
-  finishColumnSums(rowLoop.getResults());
-  emitClusterEnd();
-  gpu::ReturnOp::create(b, loc);
-  foldColumnCompares();
-}
-
-scf::ForOp KernelEmitter::emitRowLoop() {
-  return scf::ForOp::create(
+  auto rowLoop = scf::ForOp::create(
       b, loc, rowBegin, rowEnd, index(plan.rows), getInitialColumnSums(),
       [&](OpBuilder &builder, Location l, Value rowBase, ValueRange sums) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(builder.getInsertionBlock(),
                             builder.getInsertionPoint());
         RowState state = beginRow(rowBase);
-        readRow(state);
         SmallVector<Value> results;
         for (unsigned stage = 0; stage < plan.numStages; ++stage)
           llvm::append_range(results, emitStage(stage, state, results));
@@ -195,33 +179,11 @@ scf::ForOp KernelEmitter::emitRowLoop() {
         emitFinalize(state, results);
         scf::YieldOp::create(b, loc, nextSums);
       });
-}
 
-scf::ForOp KernelEmitter::emitLookaheadRowLoop() {
-  // The plan allows lookahead with one stage only: a row's reduction is
-  // that stage and its publication, its exchange the one combine.
-  auto reduceAhead = [&](Value rowBase) {
-    RowState state = beginRow(rowBase);
-    readRow(state);
-    emitStage(0, state, {});
-  };
-  emitIf(cmp(arith::CmpIPredicate::ult, rowBegin, rowEnd),
-         [&] { reduceAhead(rowBegin); });
-  return scf::ForOp::create(
-      b, loc, rowBegin, rowEnd, index(plan.rows), getInitialColumnSums(),
-      [&](OpBuilder &builder, Location l, Value rowBase, ValueRange sums) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(builder.getInsertionBlock(),
-                            builder.getInsertionPoint());
-        Value next = add(rowBase, index(plan.rows));
-        emitIf(cmp(arith::CmpIPredicate::ult, next, rowEnd),
-               [&] { reduceAhead(next); });
-        RowState state = beginRow(rowBase);
-        SmallVector<Value> results = emitGridCombine(0, state);
-        SmallVector<Value> nextSums = emitEpilogue(state, results, sums);
-        emitFinalize(state, results);
-        scf::YieldOp::create(b, loc, nextSums);
-      });
+  finishColumnSums(rowLoop.getResults());
+  emitClusterEnd();
+  gpu::ReturnOp::create(b, loc);
+  foldColumnCompares();
 }
 
 gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
@@ -258,9 +220,8 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
 
 /// A symbol for the kernel of `op` under `plan`: workload, input type, N
 /// and the tiling (cluster, threads, elements per thread, rows per CTA when
-/// more than one, clusters per row when more than one, the lookahead when
-/// any, staging when not registers, the exchange protocol when not
-/// asynchronous).
+/// more than one, clusters per row when more than one, staging when not
+/// registers, the exchange protocol when not asynchronous).
 static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
   // The verifier makes workload names identifiers.
   std::string workload = op.getWorkload().value_or("rowwise").str();
@@ -275,8 +236,6 @@ static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
     name += llvm::formatv("r{0}", plan.rows).str();
   if (plan.splits > 1)
     name += llvm::formatv("s{0}", plan.splits).str();
-  if (plan.lookahead)
-    name += llvm::formatv("l{0}", plan.lookahead).str();
   if (plan.staging != Staging::Registers)
     name += "_" + stringifyStaging(plan.staging).str();
   if (plan.exchange != Exchange::Async)

@@ -190,7 +190,6 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("sweeps", i64(plan.sweeps)),
       entry("splits", i64(plan.splits)),
       entry("exchange", str(stringifyExchange(plan.exchange))),
-      entry("lookahead", i64(plan.lookahead)),
   };
   SmallVector<NamedAttribute> planFields = {
       entry("compulsory_bytes_per_row", i64(plan.compulsoryBytesPerRow)),

@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -79,9 +78,6 @@ struct RowState {
   SmallVector<Value> scalars;
   SmallVector<Value> inputOffsets;
   SmallVector<Value> outputOffsets;
-  /// Shared or async staging with lookahead: where this row's slices start
-  /// in their stages (rows alternate between two); null otherwise.
-  Value stageOffset;
   /// Registers staging: the loaded chunks, [input][chunk], in the storage
   /// type where the plan packs them, else the compute type.
   SmallVector<SmallVector<Value>> registers;
@@ -182,8 +178,8 @@ private:
   /// memory, every chunk at once, and waits for the thread's own copies
   /// (each thread reads back only what it copied).
   void copyRowToShared(RowState &state);
-  /// Where a chunk of the row lives in a shared-memory stage.
-  Value stagedIndex(const RowState &state, const ChunkPosition &pos);
+  /// Where a chunk lives in a shared-memory stage.
+  Value stagedIndex(const ChunkPosition &pos);
   /// Row input `input` at `pos`, in the compute type, for stage `stage`
   /// (`numStages` is the epilogue).
   Value getInput(RowState &state, unsigned input, unsigned chunk,
@@ -210,17 +206,12 @@ private:
   void createScratch();
   /// References to the scratch from the kernel body.
   void bindScratch();
-  /// The start of stage `stage`'s region in the current row's scratch
-  /// buffer, for scratch of `region` floats per stage and buffer.
-  Value getScratchOffset(RowState &state, unsigned stage, int64_t region);
-  /// Split rows: the row's slot of stage `stage` in the split partials.
-  Value getSplitPartialsEntry(RowState &state, unsigned stage);
-  /// Split rows: hands a stage's cluster-wide `values` to the row's other
-  /// clusters.
-  void emitGridPublish(unsigned stage, RowState &state, ValueRange values);
-  /// Split rows: waits for every cluster's values of a stage and combines
-  /// them, handing them out through the grid scratch.
-  SmallVector<Value> emitGridCombine(unsigned stage, RowState &state);
+  /// Split rows: combines a stage's cluster-wide `values` over the row's
+  /// clusters, handing them out through the grid scratch at
+  /// `scratchOffset`.
+  SmallVector<Value> emitGridReduce(unsigned stage, RowState &state,
+                                    ValueRange values, ArrayAttr combiners,
+                                    Value scratchOffset);
   /// Kernel entry: every CTA initializes its exchange mbarriers and
   /// announces that it has started.
   void emitClusterStart();
@@ -236,8 +227,7 @@ private:
   Value createSquaredDeviation(Value chunk, Value mean);
   /// Reduction stage `stage` of the current row: partial values over the
   /// slice, then the block and cluster reductions, and for split rows the
-  /// exchange between the row's clusters (with lookahead only its
-  /// publication: the results are then empty).
+  /// exchange between the row's clusters.
   SmallVector<Value> emitStage(unsigned stage, RowState &state,
                                ValueRange results);
 
@@ -260,14 +250,6 @@ private:
   void emitBody(gpu::GPUFuncOp func);
   /// The row state of the row group starting at `rowBase`.
   RowState beginRow(Value rowBase);
-  /// The first reads of the row that precede its passes (registers and
-  /// async staging).
-  void readRow(RowState &state);
-  /// The row loop: each row's stages, epilogue and finalize.
-  scf::ForOp emitRowLoop();
-  /// The row loop with lookahead: the next row's stage and publication
-  /// before the current row's exchange, epilogue and finalize.
-  scf::ForOp emitLookaheadRowLoop();
   SmallVector<Value> emitEpilogue(RowState &state, ValueRange results,
                                   ValueRange columnSums);
   void emitFinalize(RowState &state, ValueRange results);

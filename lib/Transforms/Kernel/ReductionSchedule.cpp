@@ -33,18 +33,14 @@
 //
 // Split rows (splits > 1): the clusters of a row group meet once per stage
 // through global memory. Each cluster's rank 0 publishes its values in the
-// row's slot for the stage (credit.grid_publish; a slot per row and stage:
-// nothing is reused within a launch) and counts itself in on the row's
-// counter; every CTA waits for the count of the stage
-// (credit.grid_combine). The count only grows within a row, so waiting for
-// `(stage + 1) * splits` arrivals is exact; after the last stage every CTA
-// counts itself out and the last one resets the counter. The wait needs
-// every cluster of the grid resident: the grid rule caps the row groups at
-// the resident clusters over `splits` (buildPlan refuses a tiling when not
-// even one group fits). With lookahead (one stage) a CTA publishes its next
-// row before it waits for the current one (see emitBody): every CTA still
-// publishes each row before it waits for it, so no wait depends on a
-// later one.
+// row's slot for the stage (a slot per row and stage: nothing is reused
+// within a launch) and counts itself in on the row's counter; every CTA
+// waits for the count of the stage. The count only grows within a row, so
+// waiting for `(stage + 1) * splits` arrivals is exact; after the last
+// stage every CTA counts itself out and the last one resets the counter.
+// The wait needs every cluster of the grid resident: the grid rule caps
+// the row groups at the resident clusters over `splits` (buildPlan
+// refuses a tiling when not even one group fits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -334,7 +330,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
 
   // The scratch region of this stage in this row's buffer.
   auto bufferOffset = [&](int64_t region) {
-    return getScratchOffset(state, stage, region);
+    return mul(add(mul(state.parity, index(plan.numStages)), index(stage)),
+               index(region));
   };
   ArrayAttr combiners = cast<ArrayAttr>(op.getCombiners()[stage]);
   Value blockOffset;
@@ -344,79 +341,62 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
       b, loc, ValueRange(partials).getTypes(), partials, blockScratch,
       blockOffset, combiners, b.getI32IntegerAttr(plan.threadsPerRow));
   SmallVector<Value> values(blockReduce.getResults());
-  if (plan.cluster > 1) {
-    // Before the first store into a peer's shared memory, wait until every
-    // CTA of the cluster has started (the arrive was issued at kernel
-    // entry).
-    if (stage == 0)
-      emitIf(state.first, [&] {
-        NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
-      });
-    Value barrierIndex, phase;
-    if (clusterBarriers) {
-      // A CTA of one warp has no barrier in its block reduction; the
-      // reuse argument above needs one between the reads of a buffer and
-      // the next row's sends.
-      if (plan.warps == 1)
-        gpu::BarrierOp::create(b, loc);
-      barrierIndex =
-          add(mul(state.parity, index(plan.numStages)), index(stage));
-      phase = state.phase;
-    }
-    auto clusterReduce = ClusterReduceOp::create(
-        b, loc, ValueRange(values).getTypes(), values, clusterScratch,
-        bufferOffset(plan.cluster * plan.stageWidth), clusterBarriers,
-        barrierIndex, phase, combiners, b.getI32IntegerAttr(plan.cluster));
-    values.assign(clusterReduce.getResults().begin(),
-                  clusterReduce.getResults().end());
+  if (plan.cluster == 1)
+    return plan.splits > 1
+               ? emitGridReduce(stage, state, values, combiners,
+                                bufferOffset(plan.stageWidth))
+               : values;
+
+  // Before the first store into a peer's shared memory, wait until every
+  // CTA of the cluster has started (the arrive was issued at kernel entry).
+  if (stage == 0)
+    emitIf(state.first, [&] {
+      NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+    });
+  Value barrierIndex, phase;
+  if (clusterBarriers) {
+    // A CTA of one warp has no barrier in its block reduction; the
+    // reuse argument above needs one between the reads of a buffer and
+    // the next row's sends.
+    if (plan.warps == 1)
+      gpu::BarrierOp::create(b, loc);
+    barrierIndex = add(mul(state.parity, index(plan.numStages)), index(stage));
+    phase = state.phase;
   }
-  if (plan.splits == 1)
-    return values;
-  emitGridPublish(stage, state, values);
-  // With lookahead the row loop waits for the row's exchange later.
-  if (plan.lookahead)
-    return {};
-  return emitGridCombine(stage, state);
+  auto clusterReduce = ClusterReduceOp::create(
+      b, loc, ValueRange(values).getTypes(), values, clusterScratch,
+      bufferOffset(plan.cluster * plan.stageWidth), clusterBarriers,
+      barrierIndex, phase, combiners, b.getI32IntegerAttr(plan.cluster));
+  values.assign(clusterReduce.getResults().begin(),
+                clusterReduce.getResults().end());
+  if (plan.splits > 1)
+    return emitGridReduce(stage, state, values, combiners,
+                          bufferOffset(plan.stageWidth));
+  return values;
 }
 
-Value KernelEmitter::getScratchOffset(RowState &state, unsigned stage,
-                                      int64_t region) {
-  return mul(add(mul(state.parity, index(plan.numStages)), index(stage)),
-             index(region));
-}
-
-Value KernelEmitter::getSplitPartialsEntry(RowState &state, unsigned stage) {
+SmallVector<Value> KernelEmitter::emitGridReduce(unsigned stage,
+                                                 RowState &state,
+                                                 ValueRange values,
+                                                 ArrayAttr combiners,
+                                                 Value scratchOffset) {
   // The row's slot for this stage: after the earlier stages' slots, each
   // `splits` times its values wide.
   int64_t stageOffset = 0;
   for (unsigned earlier = 0; earlier < stage; ++earlier)
     stageOffset += plan.splits * op.getStageCombiners(earlier).size();
-  return add(mul(state.row, index(plan.splitPartialFloatsPerRow)),
-             index(stageOffset));
-}
-
-void KernelEmitter::emitGridPublish(unsigned stage, RowState &state,
-                                    ValueRange values) {
+  Value entry = add(mul(state.row, index(plan.splitPartialFloatsPerRow)),
+                    index(stageOffset));
   Value publish =
       plan.cluster > 1
           ? cmp(arith::CmpIPredicate::eq, rank, index(0))
           : Value(arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  GridPublishOp::create(b, loc, values, pointers.splitPartials,
-                        getSplitPartialsEntry(state, stage),
-                        pointers.splitCounters, state.row, split, publish);
-}
-
-SmallVector<Value> KernelEmitter::emitGridCombine(unsigned stage,
-                                                  RowState &state) {
-  auto combiners = cast<ArrayAttr>(op.getCombiners()[stage]);
-  SmallVector<Type> types(combiners.size(), b.getF32Type());
   bool last = stage + 1 == plan.numStages;
-  auto combine = GridCombineOp::create(
-      b, loc, types, pointers.splitPartials,
-      getSplitPartialsEntry(state, stage), pointers.splitCounters, state.row,
-      gridScratch, getScratchOffset(state, stage, plan.stageWidth), combiners,
-      b.getI32IntegerAttr(plan.splits),
+  auto gridReduce = GridReduceOp::create(
+      b, loc, values.getTypes(), values, pointers.splitPartials, entry,
+      pointers.splitCounters, state.row, split, publish, gridScratch, scratchOffset,
+      combiners, b.getI32IntegerAttr(plan.splits),
       b.getI64IntegerAttr(int64_t(stage + 1) * plan.splits),
       b.getI32IntegerAttr(last ? plan.ctasPerRow : 0));
-  return SmallVector<Value>(combine.getResults());
+  return SmallVector<Value>(gridReduce.getResults());
 }

@@ -49,8 +49,7 @@ void KernelEmitter::createStagedViews() {
                                 MemRefLayoutAttrInterface(), workgroup);
     stagedViews.push_back(
         memref::ViewOp::create(b, loc, type, dynamic, index(offset),
-                               ValueRange{index((plan.rows + plan.lookahead) *
-                                                plan.slice)}));
+                               ValueRange{index(plan.rows * plan.slice)}));
   }
 }
 
@@ -237,8 +236,7 @@ void KernelEmitter::copyRowToShared(RowState &state) {
       for (auto [i, view] : llvm::enumerate(inputViews))
         AsyncCopyOp::create(
             b, loc, view, add(state.inputOffsets[i], pos.column),
-            stagedViews[i], stagedIndex(state, pos),
-            pos.valid ? pos.valid : always,
+            stagedViews[i], stagedIndex(pos), pos.valid ? pos.valid : always,
             b.getI32IntegerAttr(plan.vector));
     }
     return SmallVector<Value>();
@@ -247,10 +245,7 @@ void KernelEmitter::copyRowToShared(RowState &state) {
   NVVM::CpAsyncWaitGroupOp::create(b, loc, /*n=*/0);
 }
 
-Value KernelEmitter::stagedIndex(const RowState &state,
-                                const ChunkPosition &pos) {
-  if (state.stageOffset)
-    return add(state.stageOffset, pos.local);
+Value KernelEmitter::stagedIndex(const ChunkPosition &pos) {
   return plan.rows > 1 ? add(mul(rowInCta, index(plan.slice)), pos.local)
                        : pos.local;
 }
@@ -263,11 +258,10 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
     return widenStaged(state, state.registers[input][chunk], stage > 0);
   case Staging::Async:
     return toComputeType(
-        loadVector(stagedViews[input], stagedIndex(state, pos), element,
-                   Value()));
+        loadVector(stagedViews[input], stagedIndex(pos), element, Value()));
   case Staging::Shared: {
     Value staged = stagedViews[input];
-    Value local = stagedIndex(state, pos);
+    Value local = stagedIndex(pos);
     if (stage > 0)
       return toComputeType(loadVector(staged, local, element, Value()));
     Value raw = loadVector(inputViews[input],
