@@ -101,9 +101,10 @@ protected:
   TilingAttr tiling(unsigned cluster, unsigned threads, unsigned vector,
                     unsigned elems, Staging staging = Staging::Registers,
                     unsigned rows = 1, unsigned splits = 1,
-                    Exchange exchange = Exchange::Async) {
+                    Exchange exchange = Exchange::Async,
+                    unsigned rereadInputs = 0) {
     return TilingAttr::get(&context, cluster, threads, vector, elems, rows,
-                           staging, splits, exchange);
+                           staging, splits, exchange, rereadInputs);
   }
 
   /// kProfile (below), with `target` refined by it (resident clusters).
