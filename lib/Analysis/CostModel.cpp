@@ -76,7 +76,7 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
       rowsPerGroup * double(plan.rereadBytesPerRow) / ctasPerRow;
   // Rereads hit the SM's L1 while the slices of its CTAs fit beside their
   // shared memory, else L2 while the rows being worked on fit in it.
-  double sliceBytes = rowsPerGroup * columns * plan.rereadBytesPerColumn;
+  double sliceBytes = rowsPerGroup * columns * plan.inputBytesPerColumn;
   double l1Left =
       double(profile.l1Bytes) -
       perSM * double(plan.staticSharedBytes + plan.dynamicSharedBytes);
@@ -255,15 +255,13 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         llvm::divideCeil(getElementTypeOrSelf(input).getIntOrFloatBitWidth(),
                          8));
   auto add = [&](int64_t cluster, int64_t threads, int64_t elems, int64_t rows,
-                 Staging staging, int64_t splits,
-                 int64_t rereadInputs = 0) -> bool {
+                 Staging staging, int64_t splits) -> bool {
     if (threads > target.maxThreadsPerCta)
       return false;
     // Valid by construction: whole warps per row, rows > 1 only on one CTA
     // of one cluster.
     auto tiling = TilingAttr::get(ctx, cluster, threads, vector, elems, rows,
-                                  staging, splits, Exchange::Async,
-                                  rereadInputs);
+                                  staging, splits, Exchange::Async);
     std::optional<KernelPlan> plan = buildPlan(op, tiling, target);
     if (!plan || plan->expectSpills || plan->stagedValues > kMaxStagedValues ||
         plan->chunks > kMaxCandidateChunks)
@@ -276,18 +274,6 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         return false;
     plans.push_back(std::move(*plan));
     return true;
-  };
-
-  // A slice in shared memory; with several row inputs, also with only the
-  // first one or all but the last staged (the rest read again), so that
-  // more CTAs fit on an SM.
-  int64_t numInputs = op.getInputs().size();
-  auto addShared = [&](int64_t cluster, int64_t threads, int64_t elems,
-                       int64_t splits) {
-    add(cluster, threads, elems, 1, Staging::Shared, splits);
-    for (int64_t reread : {int64_t(1), numInputs - 1})
-      if (reread >= 1 && reread < numInputs)
-        add(cluster, threads, elems, 1, Staging::Shared, splits, reread);
   };
 
   SmallVector<int64_t> ctaSizes = {64, 128, 256, 512, 1024};
@@ -341,9 +327,10 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
       // slice takes several sweeps, also CTAs of half and a quarter as
       // many threads: two or four of them share an SM, so one loads while
       // another waits for its exchange.
+      int64_t inputs = op.getInputs().size();
       int64_t elems = std::max<int64_t>(
           vector,
-          std::min<int64_t>(4 * vector, 16 / numInputs) / vector * vector);
+          std::min<int64_t>(4 * vector, 16 / inputs) / vector * vector);
       int64_t threads = std::min<int64_t>(
           target.maxThreadsPerCta,
           llvm::alignTo(llvm::divideCeil(perCta, elems), target.warpSize));
@@ -353,7 +340,7 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
       // cannot yet tell which; offered, its choices were 4-6% slower on
       // the GPU's grids.
       if (sweeps >= 2 || !registers) {
-        addShared(cluster, threads, elems, splits);
+        add(cluster, threads, elems, 1, Staging::Shared, splits);
         add(cluster, threads, elems, 1, Staging::Reread, splits);
       }
       // (Several sweeps means `threads` is the CTA maximum, whole warps.)
@@ -361,7 +348,7 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         for (int64_t fewer : {threads / 2, threads / 4}) {
           if (fewer < kMinSplitThreads)
             break;
-          addShared(cluster, fewer, elems, splits);
+          add(cluster, fewer, elems, 1, Staging::Shared, splits);
           add(cluster, fewer, elems, 1, Staging::Reread, splits);
         }
       // A 16-bit slice in shared memory on a cluster's CTAs of 256 or 512

@@ -305,7 +305,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   plan.staging = tiling.getStaging();
   plan.splits = tiling.getSplits();
   plan.exchange = tiling.getExchange();
-  plan.rereadInputs = tiling.getRereadInputs();
   plan.ctasPerRow = tiling.getCtasPerRow();
   plan.threadsPerRow = tiling.getThreadsPerRow();
   plan.warps = llvm::divideCeil(plan.threads, target.warpSize);
@@ -351,10 +350,6 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                               "for {0} clusters per row to exchange; splits "
                               "must be 1",
                               plan.splits));
-  if (plan.rereadInputs >= plan.numInputs)
-    return fail(llvm::formatv("reread_inputs = {0} leaves none of the op's "
-                              "{1} row inputs staged; use staging = reread",
-                              plan.rereadInputs, plan.numInputs));
   if (plan.n % plan.vector != 0)
     return fail(llvm::formatv("N = {0} is not a multiple of the vector width "
                               "{1}",
@@ -396,12 +391,12 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
             "of {0} {1} is {2} bytes",
             plan.vector, getElementTypeOrSelf(input),
             plan.vector * elementBytes(input)));
-  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
-    if (!plan.isStaged(i))
-      continue;
-    plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
-    plan.dynamicSharedBytes +=
-        llvm::alignTo(plan.rows * plan.slice * elementBytes(input), 16);
+  if (plan.staging == Staging::Shared || plan.staging == Staging::Async) {
+    for (Value input : op.getInputs()) {
+      plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
+      plan.dynamicSharedBytes +=
+          llvm::alignTo(plan.rows * plan.slice * elementBytes(input), 16);
+    }
   }
   int64_t shared = plan.staticSharedBytes + plan.dynamicSharedBytes;
   if (shared > target.maxSharedMemoryPerCta)
@@ -436,38 +431,23 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       scalarBytes;
   // Row reads of each region (unused inputs are not loaded, except where
   // registers or the shared stage take the whole row at once).
-  // With shared staging, later reads of the inputs it leaves out go to
-  // global memory: laterRereads of them, in rereadPasses passes.
   int64_t readingRegions = 0, rowReads = 0, laterRowReads = 0,
-          laterRowBytes = 0, broadcastReads = 0, laterRereads = 0,
-          laterRereadBytes = 0, rereadPasses = 0;
-  bool mixed = plan.staging == Staging::Shared && plan.rereadInputs > 0;
-  // A later pass's read of row input `i`.
-  auto addLaterRead = [&](unsigned i, bool &readsReread) {
-    int64_t bytes = elementBytes(op.getInputs()[i]);
-    if (mixed && plan.isReread(i)) {
-      ++laterRereads;
-      laterRereadBytes += bytes;
-      readsReread = true;
-    } else {
-      ++laterRowReads;
-      laterRowBytes += bytes;
-    }
-  };
+          laterRowBytes = 0, broadcastReads = 0;
   for (auto [r, region] : llvm::enumerate(regions)) {
-    bool readsRow = false, readsReread = false;
+    bool readsRow = false;
     for (auto [i, input] : llvm::enumerate(op.getInputs())) {
       if (!isUsed(*region, 1 + i))
         continue;
       readsRow = true;
       ++rowReads;
-      if (r > 0)
-        addLaterRead(i, readsReread);
+      if (r > 0) {
+        ++laterRowReads;
+        laterRowBytes += elementBytes(input);
+      }
       if (plan.staging == Staging::Reread)
         plan.rereadBytesPerRow += plan.n * elementBytes(input);
     }
     readingRegions += readsRow;
-    rereadPasses += readsReread;
     for (auto [i, input] : llvm::enumerate(op.getBroadcasts())) {
       if (plan.broadcastsInRegisters ||
           !isUsed(*region, 1 + plan.numInputs + i))
@@ -480,25 +460,12 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   // (rows reread from global memory merge per sweep instead).
   if (plan.staging != Staging::Reread)
     for (unsigned stage = 0; stage < plan.numStages; ++stage)
-      if (llvm::is_contained(op.getStageCombiners(stage),
-                             CombinerKind::SqDev)) {
-        bool readsReread = false;
-        for (unsigned i = 0; i < plan.numInputs; ++i)
-          if (isUsed(op.getStages()[stage], 1 + i))
-            addLaterRead(i, readsReread);
-        rereadPasses += readsReread;
-      }
-  for (unsigned i = 0; i < plan.numInputs; ++i)
-    if (plan.isReread(i))
-      plan.rereadBytesPerColumn += elementBytes(op.getInputs()[i]);
-  int64_t stagedInputs = 0, stagedBytesPerColumn = 0;
-  for (unsigned i = 0; i < plan.numInputs; ++i)
-    if (plan.isStaged(i)) {
-      ++stagedInputs;
-      stagedBytesPerColumn += elementBytes(op.getInputs()[i]);
-    }
-  if (mixed)
-    plan.rereadBytesPerRow = plan.n * laterRereadBytes;
+      if (llvm::is_contained(op.getStageCombiners(stage), CombinerKind::SqDev))
+        for (auto [i, input] : llvm::enumerate(op.getInputs()))
+          if (isUsed(op.getStages()[stage], 1 + i)) {
+            ++laterRowReads;
+            laterRowBytes += elementBytes(input);
+          }
   if (plan.staging == Staging::Reread)
     plan.rereadBytesPerRow = std::max<int64_t>(
         0, plan.rereadBytesPerRow - plan.n * plan.inputBytesPerColumn);
@@ -539,17 +506,14 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   case Staging::Async: {
     // Async copies: one round for the whole slice, which the first stage
     // then reads back from shared memory like the later ones.
-    // Inputs left out of the stage are read again like reread ones.
     bool async = plan.staging == Staging::Async;
     plan.dramRounds = async ? 1 : plan.sweeps;
-    plan.rereadRounds = plan.sweeps * rereadPasses;
     plan.globalAccessesPerElement =
-        (plan.numInputs + laterRereads + broadcastReads + outputAccesses) /
-        vector;
+        (plan.numInputs + broadcastReads + outputAccesses) / vector;
     plan.sharedAccessesPerElement =
-        ((async ? 2 : 1) * stagedInputs + laterRowReads) / vector;
+        ((async ? 2 : 1) * plan.numInputs + laterRowReads) / vector;
     plan.sharedBytesPerRow =
-        plan.n * ((async ? 2 : 1) * stagedBytesPerColumn + laterRowBytes);
+        plan.n * ((async ? 2 : 1) * plan.inputBytesPerColumn + laterRowBytes);
     break;
   }
   case Staging::Reread:

@@ -49,7 +49,7 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned cluster, unsigned threads,
                                  unsigned vector, unsigned elems, unsigned rows,
                                  Staging staging, unsigned splits,
-                                 Exchange exchange, unsigned rereadInputs) {
+                                 Exchange exchange) {
   if (!llvm::is_contained({1u, 2u, 4u, 8u, 16u}, cluster))
     return emitError() << "cluster size must be 1, 2, 4, 8 or 16, got "
                        << cluster;
@@ -79,10 +79,6 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "exchange = " << stringifyExchange(exchange)
                        << " says how the CTAs of a cluster exchange partial "
                           "values; it needs a cluster of more than one CTA";
-  if (rereadInputs && staging != Staging::Shared)
-    return emitError() << "reread_inputs = " << rereadInputs
-                       << " says which row inputs shared staging leaves "
-                          "out; it needs staging = shared";
   return success();
 }
 

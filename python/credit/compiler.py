@@ -40,7 +40,7 @@ class CompileError(RuntimeError):
 #: The most shards a combine kernel takes (credit-split-stages' limit).
 MAX_SHARDS = 64
 
-_TILING = re.compile(r"#credit\.tiling<[a-z0-9_ =,]*>")
+_TILING = re.compile(r"#credit\.tiling<[a-z0-9 =,]*>")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -56,7 +56,7 @@ class Case:
 
 def split_tiling(dtype: str, n: int, cluster: int, splits: int,
                  staging: str = "registers", threads: int = 256,
-                 exchange: str = "async", reread_inputs: int = 0) -> str:
+                 exchange: str = "async") -> str:
     """A tiling that splits rows of `n` `dtype` elements over `splits`
     clusters of `cluster` CTAs (and their CTAs exchange by `exchange`):
     the widest vector that divides N, and enough elements per thread
@@ -75,10 +75,7 @@ def split_tiling(dtype: str, n: int, cluster: int, splits: int,
         text += f", staging = {staging}"
     if exchange != "async":
         text += f", exchange = {exchange}"
-    text += f", splits = {splits}"
-    if reread_inputs:
-        text += f", reread_inputs = {reread_inputs}"
-    return text + ">"
+    return text + f", splits = {splits}>"
 
 
 def tiling_id(tiling: str) -> str:
@@ -92,8 +89,6 @@ def tiling_id(tiling: str) -> str:
         text += f"-{fields['staging']}"
     if "exchange" in fields:
         text += f"-{fields['exchange']}"
-    if "reread_inputs" in fields:
-        text += f"-reread{fields['reread_inputs']}"
     return text
 
 
@@ -196,33 +191,6 @@ def gpu_cases() -> list[Case]:
             "f32", 100003, 8, 1, "async", 256)))
         cases.append(Case(name, "bf16", 1048576, 0, 2))
         cases.append(Case(name, "f32", 1048576, 0, 2))
-    return cases + partly_staged_cases()
-
-
-def partly_staged_cases() -> list[Case]:
-    """Shared staging that leaves the last row inputs out (reread_inputs),
-    for every workload with several row inputs and every dtype: one and
-    all but one input left out on a cluster of 4 over 37 rows (the stage
-    reused row after row), a split row where there are no column sums,
-    and an odd f32 row."""
-    cases = []
-    for name, workload in WORKLOADS.items():
-        inputs = len(workload.inputs)
-        if inputs < 2:
-            continue
-        for reread in sorted({1, inputs - 1}):
-            for dtype in DTYPES:
-                cases.append(Case(name, dtype, 65536, 0, 37,
-                                  tiling=split_tiling(
-                                      dtype, 65536, 4, 1, "shared", 256,
-                                      reread_inputs=reread)))
-        if not workload.column_sums:
-            cases.append(Case(name, "bf16", 300000, 0, 3,
-                              tiling=split_tiling("bf16", 300000, 2, 16,
-                                                  "shared", 512,
-                                                  reread_inputs=1)))
-        cases.append(Case(name, "f32", 100003, 0, 5, tiling=split_tiling(
-            "f32", 100003, 8, 1, "shared", 256, reread_inputs=1)))
     return cases
 
 

@@ -101,10 +101,9 @@ protected:
   TilingAttr tiling(unsigned cluster, unsigned threads, unsigned vector,
                     unsigned elems, Staging staging = Staging::Registers,
                     unsigned rows = 1, unsigned splits = 1,
-                    Exchange exchange = Exchange::Async,
-                    unsigned rereadInputs = 0) {
+                    Exchange exchange = Exchange::Async) {
     return TilingAttr::get(&context, cluster, threads, vector, elems, rows,
-                           staging, splits, exchange, rereadInputs);
+                           staging, splits, exchange);
   }
 
   /// kProfile (below), with `target` refined by it (resident clusters).

@@ -39,14 +39,14 @@ TEST_F(CreditAttrsTest, TilingDerivedSizes) {
   auto tiling =
       TilingAttr::get(&context, /*cluster=*/4, /*threads=*/512,
                       /*vector=*/4, /*elems=*/16, /*rows=*/1, Staging::Shared,
-                      /*splits=*/1, Exchange::Async, /*rereadInputs=*/0);
+                      /*splits=*/1, Exchange::Async);
   EXPECT_EQ(tiling.getThreadsPerRow(), 512u);
   EXPECT_EQ(tiling.getElementsPerCta(), 512 * 16);
   EXPECT_EQ(tiling.getCtasPerRow(), 4);
 
   auto multiRow =
       TilingAttr::get(&context, 1, 256, 8, 8, /*rows=*/4, Staging::Registers, 1,
-                                Exchange::Async, /*rereadInputs=*/0);
+                                Exchange::Async);
   EXPECT_EQ(multiRow.getThreadsPerRow(), 64u);
   EXPECT_EQ(multiRow.getElementsPerCta(), 64 * 8);
 }
@@ -55,7 +55,7 @@ TEST_F(CreditAttrsTest, TilingDerivedSizes) {
 // the two lists out of step.
 TEST_F(CreditAttrsTest, CostEstimateNeedsOneTimePerCandidate) {
   auto tiling = TilingAttr::get(&context, 1, 256, 4, 4, 1, Staging::Registers, 1,
-                                Exchange::Async, /*rereadInputs=*/0);
+                                Exchange::Async);
   std::string messages = diagnosticsOf([&] {
     auto attr = CostEstimateAttr::getChecked(
         UnknownLoc::get(&context), &context, /*rows=*/int64_t(64), /*profitable=*/false,
@@ -70,7 +70,7 @@ TEST_F(CreditAttrsTest, CostEstimateNeedsOneTimePerCandidate) {
 
 TEST_F(CreditAttrsTest, CostEstimateRejectsNaN) {
   auto tiling = TilingAttr::get(&context, 1, 256, 4, 4, 1, Staging::Registers, 1,
-                                Exchange::Async, /*rereadInputs=*/0);
+                                Exchange::Async);
   std::string messages = diagnosticsOf([&] {
     auto attr = CostEstimateAttr::getChecked(
         UnknownLoc::get(&context), &context, /*rows=*/int64_t(64), true,

@@ -61,9 +61,6 @@ struct KernelPlan {
   Staging staging = Staging::Registers;
   /// How the CTAs of a cluster exchange partial values (cluster > 1).
   Exchange exchange = Exchange::Async;
-  /// Shared staging: the last `rereadInputs` row inputs are read from
-  /// global memory again instead of staged.
-  int64_t rereadInputs = 0;
   /// Threads that share a row, and warps per CTA.
   int64_t threadsPerRow = 0, warps = 0;
   /// Vector accesses per thread and input in one sweep (elems / vector).
@@ -92,8 +89,8 @@ struct KernelPlan {
   /// Asynchronous exchange: the mbarriers (8 bytes each) the cluster
   /// scratch's buffers complete on, one per buffer and stage.
   int64_t clusterBarriers = 0;
-  /// Shared staging: where each staged row input's slice starts in dynamic
-  /// shared memory (16-byte aligned, in input order), and their total.
+  /// Shared staging: where each row input's slice starts in dynamic shared
+  /// memory (16-byte aligned), and its total.
   llvm::SmallVector<int64_t> stagedInputOffsets;
   int64_t dynamicSharedBytes = 0;
   int64_t staticSharedBytes = 0;
@@ -102,10 +99,8 @@ struct KernelPlan {
   /// Bytes every implementation must move per row: row inputs read once,
   /// row outputs written once, per-row scalars in and out.
   int64_t compulsoryBytesPerRow = 0;
-  /// Global reads of row inputs beyond the first (reread staging, and the
-  /// inputs shared staging leaves out), and the bytes per column of the
-  /// inputs read again.
-  int64_t rereadBytesPerRow = 0, rereadBytesPerColumn = 0;
+  /// Global reads of row inputs beyond the first (reread staging).
+  int64_t rereadBytesPerRow = 0;
   /// Reads of broadcast inputs per row (cached in L2); zero with registers
   /// staging, which loads them once per CTA.
   int64_t broadcastBytesPerRow = 0;
@@ -194,16 +189,6 @@ struct KernelPlan {
 
   /// Bytes of one CTA's slice of all row inputs.
   int64_t getSliceInputBytes() const { return slice * inputBytesPerColumn; }
-  /// Whether row input `input` is kept in shared memory.
-  bool isStaged(unsigned input) const {
-    return (staging == Staging::Shared || staging == Staging::Async) &&
-           input + rereadInputs < numInputs;
-  }
-  /// Whether later regions read row input `input` from global memory again.
-  bool isReread(unsigned input) const {
-    return staging == Staging::Reread ||
-           (staging == Staging::Shared && !isStaged(input));
-  }
 };
 
 /// The widest vector (in elements) of at most `target.maxAccessBytes` for

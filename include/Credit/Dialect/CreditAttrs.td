@@ -66,9 +66,6 @@ def Credit_Count : AttrParameter<"unsigned", "a count"> {
 def Credit_RowsCount : DefaultValuedParameter<"unsigned", "1"> {
   let parser = "::mlir::credit::parseTilingCount($_parser)";
 }
-def Credit_ZeroCount : DefaultValuedParameter<"unsigned", "0"> {
-  let parser = "::mlir::credit::parseTilingCount($_parser)";
-}
 
 class Credit_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Credit_Dialect, name, traits> {
@@ -110,12 +107,6 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       peer's transaction-counted mbarrier, so each CTA waits only for the
       bytes it receives; `barrier` stores them and meets the whole cluster
       at a release/acquire cluster barrier per stage.
-    - `reread_inputs`: shared staging only, default 0. The last
-      `reread_inputs` row inputs are not kept in shared memory: the
-      regions after the first that use them read them from global memory
-      again (from L2 while the rows being worked on fit in it), so a CTA
-      stages less and more CTAs fit on an SM. At least one row input stays
-      staged (else use `staging = reread`).
 
     Example: `#credit.tiling<cluster = 4, threads = 512, vector = 4, elems = 32>`
   }];
@@ -129,8 +120,7 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
                            "::mlir::credit::Staging::Registers">:$staging,
     Credit_RowsCount:$splits,
     DefaultValuedParameter<"::mlir::credit::Exchange",
-                           "::mlir::credit::Exchange::Async">:$exchange,
-    Credit_ZeroCount:$reread_inputs
+                           "::mlir::credit::Exchange::Async">:$exchange
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

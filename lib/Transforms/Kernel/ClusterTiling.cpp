@@ -221,8 +221,7 @@ gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {
 /// A symbol for the kernel of `op` under `plan`: workload, input type, N
 /// and the tiling (cluster, threads, elements per thread, rows per CTA when
 /// more than one, clusters per row when more than one, staging when not
-/// registers, the inputs it leaves out when any, the exchange protocol when
-/// not asynchronous).
+/// registers, the exchange protocol when not asynchronous).
 static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
   // The verifier makes workload names identifiers.
   std::string workload = op.getWorkload().value_or("rowwise").str();
@@ -239,8 +238,6 @@ static std::string getKernelName(RowwiseOp op, const KernelPlan &plan) {
     name += llvm::formatv("s{0}", plan.splits).str();
   if (plan.staging != Staging::Registers)
     name += "_" + stringifyStaging(plan.staging).str();
-  if (plan.rereadInputs)
-    name += llvm::formatv("_reread{0}", plan.rereadInputs).str();
   if (plan.exchange != Exchange::Async)
     name += "_" + stringifyExchange(plan.exchange).str();
   return name;

@@ -186,7 +186,6 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("elems", i64(plan.elems)),
       entry("rows", i64(plan.rows)),
       entry("staging", str(stringifyStaging(plan.staging))),
-      entry("reread_inputs", i64(plan.rereadInputs)),
       entry("slice", i64(plan.slice)),
       entry("sweeps", i64(plan.sweeps)),
       entry("splits", i64(plan.splits)),

@@ -43,17 +43,12 @@ void KernelEmitter::createStagedViews() {
       b, loc,
       MemRefType::get({plan.dynamicSharedBytes}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  // Inputs left out of the stage (reread_inputs) get no view.
-  const int64_t *offset = plan.stagedInputOffsets.begin();
-  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
-    if (!plan.isStaged(i)) {
-      stagedViews.push_back(Value());
-      continue;
-    }
+  for (auto [input, offset] :
+       llvm::zip_equal(op.getInputs(), plan.stagedInputOffsets)) {
     auto type = MemRefType::get({ShapedType::kDynamic}, elementTypeOf(input),
                                 MemRefLayoutAttrInterface(), workgroup);
     stagedViews.push_back(
-        memref::ViewOp::create(b, loc, type, dynamic, index(*offset++),
+        memref::ViewOp::create(b, loc, type, dynamic, index(offset),
                                ValueRange{index(plan.rows * plan.slice)}));
   }
 }
@@ -258,11 +253,6 @@ Value KernelEmitter::stagedIndex(const ChunkPosition &pos) {
 Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
                               const ChunkPosition &pos, unsigned stage) {
   Type element = elementTypeOf(op.getInputs()[input]);
-  auto readGlobal = [&] {
-    return loadVector(inputViews[input],
-                      add(state.inputOffsets[input], pos.column), element,
-                      pos.valid);
-  };
   switch (plan.staging) {
   case Staging::Registers:
     return widenStaged(state, state.registers[input][chunk], stage > 0);
@@ -271,17 +261,19 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
         loadVector(stagedViews[input], stagedIndex(pos), element, Value()));
   case Staging::Shared: {
     Value staged = stagedViews[input];
-    if (!staged) // Left out of the stage: read again.
-      return toComputeType(readGlobal());
     Value local = stagedIndex(pos);
     if (stage > 0)
       return toComputeType(loadVector(staged, local, element, Value()));
-    Value raw = readGlobal();
+    Value raw = loadVector(inputViews[input],
+                           add(state.inputOffsets[input], pos.column), element,
+                           pos.valid);
     storeVector(raw, staged, local, Value());
     return toComputeType(raw);
   }
   case Staging::Reread:
-    return toComputeType(readGlobal());
+    return toComputeType(loadVector(inputViews[input],
+                                    add(state.inputOffsets[input], pos.column),
+                                    element, pos.valid));
   }
   llvm_unreachable("unknown staging");
 }
@@ -320,8 +312,7 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
   unsigned argIndex = 1;
   for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i, ++argIndex) {
     // Unused inputs need no load except where the slice is being staged.
-    bool staged =
-        plan.staging == Staging::Shared && plan.isStaged(i) && stage == 0;
+    bool staged = plan.staging == Staging::Shared && stage == 0;
     if (block.getArgument(argIndex).use_empty() && !staged &&
         plan.staging != Staging::Registers)
       args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
