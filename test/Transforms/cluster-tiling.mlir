@@ -584,6 +584,62 @@ func.func @packed_online(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> te
 
 // -----
 
+// A bf16 output that selects a constant by a row value (cross_entropy's
+// ignored rows) selects an opaque copy of it, the constant's bits xor the
+// epilogue's opaque zero, so that LLVM cannot move the select past the
+// truncation (which made ptxas convert element by element). The f32
+// output of the same op keeps its constant.
+
+// CHECK-LABEL: module attributes {credit.kernels = {ignored_bf16_n4096_c1t256e16_shared = {
+// CHECK: credit.block_reduce [add]
+// CHECK: %[[ZERO:[0-9]+]] = llvm.inline_asm {{.*}}shl.b32 $0, $0, 1; }", "=r,l"
+// CHECK: arith.cmpi ne
+// CHECK: %[[BITS:.*]] = arith.xori %{{.*}}, %[[ZERO]] : i32
+// CHECK: %[[HIDDEN:.*]] = arith.bitcast %[[BITS]] : i32 to f32
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[HIDDEN]] : f32 to vector<8xf32>
+// CHECK: %[[Y:.*]] = arith.select %{{.*}}, %{{.*}}, %[[SPLAT]] : vector<8xi1>, vector<8xf32>
+// CHECK: arith.truncf %[[Y]] : vector<8xf32> to vector<8xbf16>
+// CHECK: gpu.return
+func.func @ignored(%x: tensor<?x4096xbf16>, %t: tensor<?xi64>, %o: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  %r = credit.rowwise "ignored" ins(%x : tensor<?x4096xbf16>) scalars(%t : tensor<?xi64>) outs(%o : tensor<?x4096xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %i: i64) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %i: i64, %s: f32) {
+      %zero = arith.constant 0.0 : f32
+      %ignore = arith.constant -100 : i64
+      %keep = arith.cmpi ne, %i, %ignore : i64
+      %y = arith.mulf %v, %s : f32
+      %r = arith.select %keep, %y, %zero : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: module attributes {credit.kernels = {ignored_f32_n4096_c1t256e16_shared = {
+// CHECK-NOT: llvm.inline_asm
+// CHECK-NOT: arith.xori
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK-NOT: llvm.inline_asm
+// CHECK: gpu.return
+func.func @ignored(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "ignored" ins(%x : tensor<?x4096xf32>) scalars(%t : tensor<?xi64>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %i: i64) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %i: i64, %s: f32) {
+      %zero = arith.constant 0.0 : f32
+      %ignore = arith.constant -100 : i64
+      %keep = arith.cmpi ne, %i, %ignore : i64
+      %y = arith.mulf %v, %s : f32
+      %r = arith.select %keep, %y, %zero : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
 // f32 rows in registers and bf16 rows staged in shared memory have nothing
 // packed to widen again: no opaque zero.
 

@@ -80,6 +80,19 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
     return llvm::to_vector(columnSums);
   Block &block = op.getEpilogue().front();
   beginPass(state, plan.numStages);
+  // Outputs narrower than f32 that select a constant (cross_entropy's
+  // ignored rows) select an opaque copy of it (hideSelectedConstants).
+  auto narrow = [&](Value output) {
+    auto element = dyn_cast<FloatType>(elementTypeOf(output));
+    return element && element.getWidth() < 32;
+  };
+  auto yield = cast<YieldOp>(block.getTerminator());
+  bool hide = llvm::any_of(llvm::enumerate(op.getOutputs()), [&](auto out) {
+    return narrow(out.value()) &&
+           yield.getOperand(out.index())
+               .template getDefiningOp<arith::SelectOp>();
+  });
+  Value zero = hide ? createOpaqueZero(plan.numStages) : Value();
   return forEachSweep(columnSums, [&](Value sweep, SmallVector<Value> sums) {
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
@@ -89,6 +102,8 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
       for (auto [o, output] : llvm::enumerate(op.getOutputs())) {
         Type element = elementTypeOf(output);
         Value value = values[o];
+        if (zero && narrow(output))
+          hideSelectedConstants(value, zero);
         if (!isa<VectorType>(value.getType()))
           value = vector::BroadcastOp::create(b, loc, vectorOf(value.getType()),
                                               value);

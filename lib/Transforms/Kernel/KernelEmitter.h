@@ -162,6 +162,14 @@ private:
   /// pass's own that neither LLVM nor ptxas can see is zero.
   /// `pass`: the stage's index, numStages for the epilogue.
   void beginPass(RowState &state, unsigned pass);
+  /// An i32 zero that neither LLVM nor ptxas can see is zero, of pass
+  /// `pass` (see beginPass).
+  Value createOpaqueZero(unsigned pass);
+  /// Where `value` is an arith.select of an f32 constant (or a broadcast
+  /// of one), replaces the constant by its bits xor `zero` (an opaque
+  /// zero): for outputs narrower than f32, else LLVM moves the select past
+  /// the truncation and converts element by element.
+  void hideSelectedConstants(Value value, Value zero);
   /// A loaded chunk as registers staging keeps it: as loaded where the
   /// plan packs registers, else in the compute type.
   Value keepInRegisters(Value raw);

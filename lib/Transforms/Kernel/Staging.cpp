@@ -149,6 +149,10 @@ void KernelEmitter::beginPass(RowState &state, unsigned pass) {
     state.opaqueZero = Value();
     return;
   }
+  state.opaqueZero = createOpaqueZero(pass);
+}
+
+Value KernelEmitter::createOpaqueZero(unsigned pass) {
   // The sign of m (never negative) shifted left by the pass number: zero,
   // but neither LLVM nor ptxas can know it, and each pass's zero is a
   // value of its own.
@@ -156,14 +160,46 @@ void KernelEmitter::beginPass(RowState &state, unsigned pass) {
   std::string text = llvm::formatv("{ .reg .b64 t; shr.u64 t, $1, 63; "
                                    "cvt.u32.u64 $0, t; shl.b32 $0, $0, {0}; }",
                                    pass);
-  state.opaqueZero =
-      LLVM::InlineAsmOp::create(
-          b, loc, b.getI32Type(), ValueRange{m64}, text, "=r,l",
-          /*has_side_effects=*/false, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-          /*operand_attrs=*/ArrayAttr())
-          .getResult(0);
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{m64}, text, "=r,l",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
+void KernelEmitter::hideSelectedConstants(Value value, Value zero) {
+  auto select = value.getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(select);
+  for (OpOperand *arm :
+       {&select.getTrueValueMutable(), &select.getFalseValueMutable()}) {
+    Value constant = arm->get();
+    if (auto broadcast = constant.getDefiningOp<vector::BroadcastOp>())
+      constant = broadcast.getSource();
+    FloatAttr scalar;
+    DenseFPElementsAttr splat;
+    if (matchPattern(constant, m_Constant(&splat)) && splat.isSplat())
+      scalar = FloatAttr::get(splat.getElementType(),
+                              splat.getSplatValue<APFloat>());
+    else if (!matchPattern(constant, m_Constant(&scalar)))
+      continue;
+    if (!scalar.getType().isF32())
+      continue;
+    // The constant's bits xor the opaque zero.
+    Value bits = arith::ConstantIntOp::create(
+        b, loc, b.getI32Type(),
+        scalar.getValue().bitcastToAPInt().getZExtValue());
+    Value hidden = arith::BitcastOp::create(
+        b, loc, b.getF32Type(), arith::XOrIOp::create(b, loc, bits, zero));
+    if (auto type = dyn_cast<VectorType>(arm->get().getType()))
+      hidden = vector::BroadcastOp::create(b, loc, type, hidden);
+    arm->set(hidden);
+  }
 }
 
 Value KernelEmitter::keepInRegisters(Value raw) {
