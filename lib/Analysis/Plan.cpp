@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -71,6 +72,124 @@ unsigned mlir::credit::getVectorWidth(RowwiseOp op,
 // Element arithmetic
 //===----------------------------------------------------------------------===//
 
+bool mlir::credit::isRowUniform(RowwiseOp op, Value value) {
+  unsigned elementArgs = 1 + op.getInputs().size() + op.getBroadcasts().size();
+  // Values of nested regions count as per element.
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner()->getParentOp() == op.getOperation() &&
+           arg.getArgNumber() >= elementArgs;
+  Operation *def = value.getDefiningOp();
+  return def->getParentOp() == op.getOperation() &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return isRowUniform(op, operand);
+         });
+}
+
+Value mlir::credit::getEpilogueRowCondition(RowwiseOp op) {
+  if (op.getEpilogue().empty() || !op.getColumnSumOutputs().empty())
+    return Value();
+  for (arith::SelectOp select :
+       op.getEpilogue().front().getOps<arith::SelectOp>()) {
+    Value condition = select.getCondition();
+    if (condition.getType().isInteger(1) &&
+        !matchPattern(condition, m_Constant()) && isRowUniform(op, condition) &&
+        !isRowUniform(op, select.getResult()))
+      return condition;
+  }
+  return Value();
+}
+
+Value mlir::credit::getColumnTestValue(RowwiseOp op, arith::CmpIOp compare) {
+  if (compare.getPredicate() != arith::CmpIPredicate::eq &&
+      compare.getPredicate() != arith::CmpIPredicate::ne)
+    return Value();
+  Block *block = compare->getBlock();
+  Value column = block->getArgument(0);
+  auto isColumn = [&](Value value) {
+    if (value == column)
+      return true;
+    Operation *cast = value.getDefiningOp();
+    return isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(cast) &&
+           cast->getOperand(0) == column &&
+           value.getType().getIntOrFloatBitWidth() >= 32;
+  };
+  Value lhs = compare.getLhs(), rhs = compare.getRhs();
+  if (isColumn(lhs) && isRowUniform(op, rhs))
+    return rhs;
+  if (isColumn(rhs) && isRowUniform(op, lhs))
+    return lhs;
+  return Value();
+}
+
+std::optional<ColumnPick>
+mlir::credit::matchColumnPick(RowwiseOp op, unsigned stage, unsigned entry) {
+  if (op.getStageCombiners(stage)[entry] != CombinerKind::Add)
+    return std::nullopt;
+  Block &block = op.getStages()[stage].front();
+  auto select =
+      block.getTerminator()->getOperand(entry).getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return std::nullopt;
+  auto compare = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!compare)
+    return std::nullopt;
+  Value column = getColumnTestValue(op, compare);
+  if (!column)
+    return std::nullopt;
+  bool equal = compare.getPredicate() == arith::CmpIPredicate::eq;
+  Value picked = equal ? select.getTrueValue() : select.getFalseValue();
+  Value zero = equal ? select.getFalseValue() : select.getTrueValue();
+  if (!matchPattern(zero, m_PosZeroFloat()))
+    return std::nullopt;
+  return ColumnPick{column, picked};
+}
+
+/// The ops of reduction stage `stage` that only its column picks use
+/// (matchColumnPick): a kernel computes them once per row.
+static llvm::DenseSet<Operation *> getPickOnlyOps(RowwiseOp op,
+                                                  unsigned stage) {
+  Block &block = op.getStages()[stage].front();
+  Operation *yield = block.getTerminator();
+  // Ops whose values reach a yield other than a pick's.
+  llvm::DenseSet<Operation *> used;
+  SmallVector<Operation *> worklist;
+  auto visit = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->getBlock() == &block && used.insert(def).second)
+      worklist.push_back(def);
+  };
+  for (auto [k, value] : llvm::enumerate(yield->getOperands()))
+    if (!matchColumnPick(op, stage, k))
+      visit(value);
+  while (!worklist.empty())
+    for (Value operand : worklist.pop_back_val()->getOperands())
+      visit(operand);
+  llvm::DenseSet<Operation *> pickOnly;
+  for (Operation &inner : block.without_terminator())
+    if (!used.contains(&inner))
+      pickOnly.insert(&inner);
+  return pickOnly;
+}
+
+/// The ops of region `index` (the stages, then the epilogue) that a kernel
+/// computes once per row although they depend on the column: the ops that
+/// only a stage's column picks use, and the epilogue's column tests
+/// (constants in every chunk but one) where the op has no column sums.
+/// (The selects on the epilogue's row condition still count: one op per
+/// element where the kernel has none, as for any select.)
+static llvm::DenseSet<Operation *> getPerRowOps(RowwiseOp op, unsigned index) {
+  if (index < op.getNumStages())
+    return getPickOnlyOps(op, index);
+  llvm::DenseSet<Operation *> perRow;
+  if (!op.getColumnSumOutputs().empty())
+    return perRow;
+  Block &block = op.getEpilogue().front();
+  for (arith::CmpIOp compare : block.getOps<arith::CmpIOp>())
+    if (getColumnTestValue(op, compare))
+      perRow.insert(compare);
+  return perRow;
+}
+
 /// Cost of `op` in simple-op units (an f32 add is 1) when it runs per
 /// element.
 static double getOpWeight(Operation *op) {
@@ -95,8 +214,10 @@ static double getOpWeight(Operation *op) {
 
 /// Ops per element of `region` whose values depend on the element (the
 /// column index, row or broadcast elements: the first `elementArgs`
-/// arguments); row-uniform ones are computed once per row.
-static double getElementOps(Region &region, unsigned elementArgs) {
+/// arguments); row-uniform ones are computed once per row, and so are
+/// those in `perRow`.
+static double getElementOps(Region &region, unsigned elementArgs,
+                            const llvm::DenseSet<Operation *> &perRow) {
   if (region.empty())
     return 0;
   Block &block = region.front();
@@ -105,8 +226,9 @@ static double getElementOps(Region &region, unsigned elementArgs) {
     perElement.insert(block.getArgument(i));
   double ops = 0;
   for (Operation &op : block.without_terminator()) {
-    if (llvm::none_of(op.getOperands(),
-                      [&](Value v) { return perElement.contains(v); }))
+    if (perRow.contains(&op) || llvm::none_of(op.getOperands(), [&](Value v) {
+          return perElement.contains(v);
+        }))
       continue;
     perElement.insert(op.result_begin(), op.result_end());
     ops += getOpWeight(&op);
@@ -129,10 +251,11 @@ static int64_t countCarriedValues(RowwiseOp op, unsigned elementArgs) {
     regions.push_back(&op.getEpilogue());
   llvm::StringSet<> earlier;
   int64_t most = 0;
-  for (Region *region : regions) {
+  for (auto [r, region] : llvm::enumerate(regions)) {
     if (region->empty())
       continue;
     Block &block = region->front();
+    llvm::DenseSet<Operation *> perRow = getPerRowOps(op, r);
     llvm::DenseMap<Value, std::string> names;
     llvm::DenseSet<Value> perElement;
     for (BlockArgument arg : block.getArguments()) {
@@ -143,6 +266,8 @@ static int64_t countCarriedValues(RowwiseOp op, unsigned elementArgs) {
     llvm::DenseSet<Value> shared;
     SmallVector<std::string> computed;
     for (Operation &op : block.without_terminator()) {
+      if (perRow.contains(&op))
+        continue;
       std::string name;
       llvm::raw_string_ostream os(name);
       os << op.getName() << op.getAttrDictionary() << "(";
@@ -534,11 +659,13 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
 
   // Arithmetic: the regions' per-element ops, one combine per reduced
   // value, and a conversion per loaded input and stored output.
-  for (Region *region : regions)
-    plan.opsPerElement += getElementOps(*region, elementArgs);
+  for (auto [r, region] : llvm::enumerate(regions))
+    plan.opsPerElement +=
+        getElementOps(*region, elementArgs, getPerRowOps(op, r));
   for (unsigned stage = 0; stage < plan.numStages; ++stage) {
     SmallVector<CombinerKind> combiners = op.getStageCombiners(stage);
-    plan.opsPerElement += combiners.size();
+    for (unsigned k = 0; k < combiners.size(); ++k)
+      plan.opsPerElement += !matchColumnPick(op, stage, k);
     plan.exponentials += llvm::count(combiners, CombinerKind::AddExp);
     // A squared deviation: subtract the chunk's mean, square, add.
     plan.opsPerElement += 2 * llvm::count(combiners, CombinerKind::SqDev);

@@ -51,12 +51,19 @@ static void cloneByLane(OpBuilder &builder, Operation &op, IRMapping &mapping,
   }
 }
 
-SmallVector<Value> mlir::credit::cloneElementwise(OpBuilder &builder,
-                                                  Block &block,
-                                                  ValueRange args) {
+SmallVector<Value>
+mlir::credit::cloneElementwise(OpBuilder &builder, Block &block,
+                               ValueRange args,
+                               ArrayRef<std::pair<Value, Value>> fixed) {
   IRMapping mapping;
   mapping.map(block.getArguments(), args);
+  for (auto [value, given] : fixed)
+    mapping.map(value, given);
   for (Operation &op : block.without_terminator()) {
+    if (op.getNumResults() && llvm::all_of(op.getResults(), [&](Value result) {
+          return mapping.contains(result);
+        }))
+      continue;
     int64_t width = 0;
     for (Value operand : op.getOperands())
       width = std::max(width, getWidth(mapping.lookupOrDefault(operand)));
@@ -122,4 +129,29 @@ SmallVector<Value> mlir::credit::cloneElementwise(OpBuilder &builder,
   return llvm::map_to_vector(
       block.getTerminator()->getOperands(),
       [&](Value value) { return mapping.lookupOrDefault(value); });
+}
+
+Value mlir::credit::cloneSlice(OpBuilder &builder, Block &block, Value value,
+                               function_ref<Value(unsigned)> argument) {
+  llvm::DenseSet<Operation *> needed;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == &block && needed.insert(def).second)
+      llvm::append_range(worklist, def->getOperands());
+  }
+  IRMapping mapping;
+  auto map = [&](Value used) {
+    auto arg = dyn_cast<BlockArgument>(used);
+    if (arg && arg.getOwner() == &block && !mapping.contains(arg))
+      mapping.map(arg, argument(arg.getArgNumber()));
+  };
+  map(value);
+  for (Operation &op : block.without_terminator()) {
+    if (!needed.contains(&op))
+      continue;
+    llvm::for_each(op.getOperands(), map);
+    builder.clone(op, mapping);
+  }
+  return mapping.lookupOrDefault(value);
 }

@@ -729,3 +729,153 @@ func.func @column_compares(%x: tensor<?x2048xf32>, %t: tensor<?xi32>, %o: tensor
     }
   return %r : tensor<?x2048xf32>
 }
+
+// -----
+
+// A sum that picks one column (select(j == t, v * w, 0.0)): one thread of
+// the CTA whose slice holds column t reads the row and broadcast elements
+// there before the sweeps, once per row; every other thread contributes
+// the sum's identity, and the sweeps only sum v.
+
+// CHECK-LABEL: gpu.func @picked_bf16_n4096_c2t128e8_shared
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[T:.*]] = memref.load %{{.*}}[%[[ROW]]] : memref<?xi64, #gpu.address_space<global>>
+// CHECK: %[[S:.*]] = arith.index_cast %[[T]] : i64 to index
+// CHECK: %[[AT:.*]] = arith.select %[[OWNER:.*]], %[[S]], %{{.*}} : index
+// CHECK: %[[POS:.*]] = arith.addi %{{.*}}, %[[AT]] : index
+// CHECK: %[[X:.*]] = memref.load %{{.*}}[%[[POS]]] : memref<?xbf16, #gpu.address_space<global>>
+// CHECK: %[[XF:.*]] = arith.extf %[[X]] : bf16 to f32
+// CHECK: %[[W:.*]] = memref.load %{{.*}}[%[[AT]]] : memref<?xbf16, #gpu.address_space<global>>
+// CHECK: %[[WF:.*]] = arith.extf %[[W]] : bf16 to f32
+// CHECK: %[[XW:.*]] = arith.mulf %[[XF]], %[[WF]] : f32
+// CHECK: %[[PLUS:.*]] = arith.addf %[[XW]], %{{.*}} : f32
+// CHECK: %[[PICK:.*]] = arith.select %[[OWNER]], %[[PLUS]], %{{.*}} : f32
+// CHECK: %[[SUMS:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[PICKACC:.*]] = %{{.*}}) -> (f32, f32)
+// CHECK: scf.yield %{{.*}}, %[[PICKACC]] : f32, f32
+// CHECK: credit.block_reduce [add, add] %[[SUMS]]#0, %[[PICK]]
+func.func @picked(%x: tensor<?x4096xbf16>, %w: tensor<4096xbf16>, %t: tensor<?xi64>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  %r = credit.rowwise "picked" ins(%x : tensor<?x4096xbf16>) bcast(%w : tensor<4096xbf16>) scalars(%t : tensor<?xi64>) scalar_outs(%o : tensor<?xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 128, vector = 8, elems = 8, staging = shared>}
+    reduce [add, add] (%j: index, %v: f32, %g: f32, %i: i64) {
+      %ji = arith.index_cast %j : index to i64
+      %hit = arith.cmpi eq, %ji, %i : i64
+      %zero = arith.constant 0.0 : f32
+      %vg = arith.mulf %v, %g : f32
+      %p = arith.select %hit, %vg, %zero : f32
+      credit.yield %v, %p : f32, f32
+    }
+    finalize (%i: i64, %s: f32, %q: f32) {
+      %r = arith.subf %s, %q : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+// Not picks: 1.0 at the other columns, or a column that depends on the
+// element. Both stay selects per element, summed in the sweeps.
+
+// CHECK-LABEL: gpu.func @unpicked_bf16_n4096_c2t128e8_shared
+// CHECK-NOT: memref.load %{{.*}} : memref<?xbf16, #gpu.address_space<global>>
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK: %[[B:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-DAG: vector.reduction <add>, %[[A]]
+// CHECK-DAG: vector.reduction <add>, %[[B]]
+// CHECK: credit.block_reduce [add, add]
+func.func @unpicked(%x: tensor<?x4096xbf16>, %t: tensor<?xi64>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  %r = credit.rowwise "unpicked" ins(%x : tensor<?x4096xbf16>) scalars(%t : tensor<?xi64>) scalar_outs(%o : tensor<?xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 128, vector = 8, elems = 8, staging = shared>}
+    reduce [add, add] (%j: index, %v: f32, %i: i64) {
+      %ji = arith.index_cast %j : index to i64
+      %hit = arith.cmpi eq, %ji, %i : i64
+      %one = arith.constant 1.0 : f32
+      %zero = arith.constant 0.0 : f32
+      %p = arith.select %hit, %v, %one : f32
+      %k = arith.fptosi %v : f32 to i64
+      %self = arith.cmpi eq, %ji, %k : i64
+      %q = arith.select %self, %v, %zero : f32
+      credit.yield %p, %q : f32, f32
+    }
+    finalize (%i: i64, %s: f32, %q: f32) {
+      %r = arith.subf %s, %q : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+// An epilogue that selects on a row value (t != -100) and tests the column
+// against one (j == t): the sweeps are emitted once per value of the row
+// test, under an scf.if on it, each with the test a constant; each chunk
+// branches on whether it holds column t, and only that branch compares
+// the columns.
+
+// CHECK-LABEL: gpu.func @onehot_bf16_n4096_c1t256e16_shared
+// CHECK: %[[KEEP:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT: scf.if %[[KEEP]] {
+// CHECK: %[[OFFSET:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK: %[[HOLDS:.*]] = arith.cmpi ult, %[[OFFSET]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[HOLDS]] {
+// CHECK: %[[HIT:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: arith.select %[[HIT]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK: vector.store {{.*}}
+// CHECK-NEXT: } else {
+// CHECK-NOT: arith.cmpi {{.*}} : vector<8xi64>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: arith.cmpi {{.*}} : vector<8xi64>
+// CHECK: vector.store {{.*}}
+// CHECK-NEXT: }
+// CHECK: } else {
+// CHECK: gpu.return
+func.func @onehot(%x: tensor<?x4096xbf16>, %t: tensor<?xi64>, %o: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  %r = credit.rowwise "onehot" ins(%x : tensor<?x4096xbf16>) scalars(%t : tensor<?xi64>) outs(%o : tensor<?x4096xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %i: i64) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %i: i64, %s: f32) {
+      %zero = arith.constant 0.0 : f32
+      %one = arith.constant 1.0 : f32
+      %ignore = arith.constant -100 : i64
+      %ji = arith.index_cast %j : index to i64
+      %hit = arith.cmpi eq, %ji, %i : i64
+      %oh = arith.select %hit, %one, %zero : f32
+      %y = arith.mulf %v, %s : f32
+      %g = arith.subf %y, %oh : f32
+      %keep = arith.cmpi ne, %i, %ignore : i64
+      %r = arith.select %keep, %g, %zero : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xbf16>
+}
+
+// -----
+
+// Neither with column sums (every chunk adds to them), nor for a compare
+// of the column with a value of the element: one chunk body, per-element
+// compares and selects.
+
+// CHECK-LABEL: gpu.func @untested_f32_n4096_c1t256e16_shared
+// CHECK-NOT: scf.if %{{.*}} {
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK: gpu.return
+func.func @untested(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096xf32>,
+                    %c: tensor<64x4096xf32>) -> (tensor<?x4096xf32>, tensor<64x4096xf32>) {
+  %r, %cs = credit.rowwise "untested" ins(%x : tensor<?x4096xf32>) scalars(%t : tensor<?xi64>)
+      outs(%o : tensor<?x4096xf32>) colsum_outs(%c : tensor<64x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %i: i64) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %i: i64, %s: f32) {
+      %zero = arith.constant 0.0 : f32
+      %ji = arith.index_cast %j : index to i64
+      %k = arith.fptosi %v : f32 to i64
+      %self = arith.cmpi eq, %ji, %k : i64
+      %y = arith.select %self, %v, %zero : f32
+      %hit = arith.cmpi eq, %ji, %i : i64
+      %z = arith.select %hit, %v, %zero : f32
+      credit.yield %y, %z : f32, f32
+    }
+  return %r, %cs : tensor<?x4096xf32>, tensor<64x4096xf32>
+}

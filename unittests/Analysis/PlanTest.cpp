@@ -616,6 +616,91 @@ TEST_F(PlanTest, ColumnComparesNeedNoRegisters) {
             std::lround(16 * 1.6 - 2.5));
 }
 
+/// Sums that pick a column (entries 0 and 1, the second in the `!=`
+/// form, cast to i32) and four that do not: 1.0 elsewhere, a maximum, a
+/// column that depends on the element, a cast too narrow to tell columns
+/// apart.
+constexpr const char *kPicks = R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) scalars(%t : tensor<?xi64>) outs(%o : tensor<?x4096xf32>)
+    reduce [add, add, add, max, add, add] (%j: index, %v: f32, %i: i64) {
+      %zero = arith.constant 0.0 : f32
+      %one = arith.constant 1.0 : f32
+      %ji = arith.index_cast %j : index to i64
+      %hit = arith.cmpi eq, %ji, %i : i64
+      %p = arith.select %hit, %v, %zero : f32
+      %j32 = arith.index_castui %j : index to i32
+      %i32 = arith.trunci %i : i64 to i32
+      %miss = arith.cmpi ne, %i32, %j32 : i32
+      %q = arith.select %miss, %zero, %v : f32
+      %u = arith.select %hit, %v, %one : f32
+      %k = arith.fptosi %v : f32 to i64
+      %self = arith.cmpi eq, %ji, %k : i64
+      %w = arith.select %self, %v, %zero : f32
+      %j16 = arith.index_cast %j : index to i16
+      %i16 = arith.trunci %i : i64 to i16
+      %hit16 = arith.cmpi eq, %j16, %i16 : i16
+      %z = arith.select %hit16, %v, %zero : f32
+      credit.yield %p, %q, %u, %p, %w, %z : f32, f32, f32, f32, f32, f32
+    }
+    epilogue (%j: index, %v: f32, %i: i64, %a: f32, %b: f32, %c: f32, %d: f32, %e: f32, %f: f32) {
+      %r = arith.mulf %v, %a : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir";
+
+/// A sum of v and a pick of column t (cross_entropy's target logit), or
+/// with `1.0` in place of `0.0` the same select summed per element.
+constexpr const char *kPick = R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) scalars(%t : tensor<?xi64>) outs(%o : tensor<?x4096xf32>)
+    reduce [add, add] (%j: index, %v: f32, %i: i64) {
+      %other = arith.constant 0.0 : f32
+      %ji = arith.index_cast %j : index to i64
+      %hit = arith.cmpi eq, %ji, %i : i64
+      %p = arith.select %hit, %v, %other : f32
+      credit.yield %v, %p : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %i: i64, %s: f32, %q: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir";
+
+TEST_F(PlanTest, PickedColumnsAreReadOncePerRow) {
+  RowwiseOp op = parse(kPicks);
+  ASSERT_TRUE(op);
+  Block &block = op.getStages()[0].front();
+  std::optional<ColumnPick> p = matchColumnPick(op, 0, 0);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->column, block.getArgument(2));
+  EXPECT_EQ(p->picked, block.getArgument(1));
+  std::optional<ColumnPick> q = matchColumnPick(op, 0, 1);
+  ASSERT_TRUE(q);
+  EXPECT_TRUE(q->column.getDefiningOp<arith::TruncIOp>());
+  EXPECT_EQ(q->picked, block.getArgument(1));
+  for (unsigned k : {2, 3, 4, 5})
+    EXPECT_FALSE(matchColumnPick(op, 0, k)) << "entry " << k;
+
+  // Per element, the pick costs nothing: no cast, compare, select or add.
+  TilingAttr t = tiling(1, 256, 4, 16);
+  std::optional<KernelPlan> picked = buildPlan(parse(kPick), t, target);
+  ASSERT_TRUE(picked);
+  // One add; the epilogue's multiply; one load and one store.
+  EXPECT_DOUBLE_EQ(picked->opsPerElement, 1 + 1 + 2);
+  std::string summed = std::string(kPick);
+  summed.replace(summed.find("0.0 : f32"), 3, "1.0");
+  std::optional<KernelPlan> perElement =
+      buildPlan(parse(summed.c_str()), t, target);
+  ASSERT_TRUE(perElement);
+  // Also the 64-bit cast and compare (2 each), the select, a second add.
+  EXPECT_DOUBLE_EQ(perElement->opsPerElement, 2 + 2 + 1 + 2 + 1 + 2);
+}
+
 TEST_F(PlanTest, OnlineSoftmaxClustersPayPerRank) {
   // softmax merged into one online stage: max and its sum of exponentials.
   RowwiseOp op = parse(R"mlir(

@@ -209,6 +209,44 @@ bool isFoldableColumnCompare(arith::CmpIPredicate predicate, unsigned bits);
 bool collectColumnCompares(
     Value column, SmallVectorImpl<std::pair<arith::CmpIOp, Value>> &compares);
 
+/// Whether `value`, of an element region of `op`, is the same for the
+/// whole row: computed from scalars, earlier results and constants only
+/// (no column, row or broadcast element).
+bool isRowUniform(RowwiseOp op, Value value);
+
+/// The condition that the kernel of `op` branches on once per row and
+/// emits its epilogue for each way (it is then a constant there), if any:
+/// the first row-uniform i1 of the epilogue that selects between values of
+/// each element (cross_entropy's ignored rows, a quantization's all-zero
+/// rows). None where the op has column sums.
+Value getEpilogueRowCondition(RowwiseOp op);
+
+/// The value s that `compare` tests the column j of its region against, if
+/// it is such a test: `j == s` or `j != s`, with j compared as an index or
+/// cast to 32 bits or more (so that no two columns meet) and s the same
+/// for the whole row (it depends on no column, row or broadcast element).
+/// Such a test is true (or false) at one column at most: a kernel can
+/// take it as false (true) in every chunk but the one that holds s.
+Value getColumnTestValue(RowwiseOp op, arith::CmpIOp compare);
+
+/// An added entry of a reduction stage that picks one column of the row:
+/// `select(j == s, a, 0.0)` or `select(j != s, 0.0, a)` for a column test
+/// (getColumnTestValue) of j against s. Its sum
+/// over the row is a at column s (plus 0.0, as the zeros it is summed with
+/// make it), and 0.0 where no column is s: a kernel computes it once per
+/// row, reading the row at column s, rather than select and add per
+/// element.
+struct ColumnPick {
+  /// s, as the column is compared with it.
+  Value column;
+  /// a, which may use the column, row and broadcast elements.
+  Value picked;
+};
+
+/// The column pick that entry `entry` of stage `stage` of `op` is, if any.
+std::optional<ColumnPick> matchColumnPick(RowwiseOp op, unsigned stage,
+                                          unsigned entry);
+
 /// The plan of `op` under `tiling` on `target`, or nothing when the tiling
 /// is illegal there; `whyNot` then says why, in a sentence for a
 /// diagnostic. Legal means that the kernel can be built and launched: the

@@ -24,9 +24,19 @@ namespace credit {
 /// operand become vector ops, their scalar operands broadcast (a division
 /// of a vector by a scalar becomes one reciprocal and a multiplication);
 /// any other op with a vector operand is unrolled lane by lane. Yielded
-/// values keep whichever form they have.
-SmallVector<Value> cloneElementwise(OpBuilder &builder, Block &block,
-                                    ValueRange args);
+/// values keep whichever form they have. Values of the block in `fixed`
+/// are taken as given there (an op all of whose results are is not
+/// cloned).
+SmallVector<Value>
+cloneElementwise(OpBuilder &builder, Block &block, ValueRange args,
+                 ArrayRef<std::pair<Value, Value>> fixed = {});
+
+/// Computes `value` of `block` once, as it is (no vectors): clones the ops
+/// of the block that it needs, in block order, at `builder`'s insertion
+/// point, with each block argument they use as `argument` gives it (by
+/// argument number).
+Value cloneSlice(OpBuilder &builder, Block &block, Value value,
+                 function_ref<Value(unsigned)> argument);
 
 } // namespace credit
 } // namespace mlir

@@ -93,31 +93,88 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
                .template getDefiningOp<arith::SelectOp>();
   });
   Value zero = hide ? createOpaqueZero(plan.numStages) : Value();
-  return forEachSweep(columnSums, [&](Value sweep, SmallVector<Value> sums) {
-    for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
-      ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
-      SmallVector<Value> args =
-          getElementArgs(block, state, chunk, pos, plan.numStages, results);
-      SmallVector<Value> values = cloneElementwise(b, block, args);
-      for (auto [o, output] : llvm::enumerate(op.getOutputs())) {
-        Type element = elementTypeOf(output);
-        Value value = values[o];
-        if (zero && narrow(output))
-          hideSelectedConstants(value, zero);
-        if (!isa<VectorType>(value.getType()))
-          value = vector::BroadcastOp::create(b, loc, vectorOf(value.getType()),
-                                              value);
-        if (isa<FloatType>(element) && !element.isF32())
-          value = arith::TruncFOp::create(b, loc, vectorOf(element), value);
-        storeVector(value, outputViews[o],
-                    add(state.outputOffsets[o], pos.column), pos.valid);
+  // Column tests (j == s or j != s, s the same for the row): constants in
+  // every chunk but the one that holds s, which branches to the region as
+  // written (cross_entropy's one-hot target). Not with column sums, whose
+  // chunks must all add.
+  SmallVector<Value> tested;
+  SmallVector<std::pair<Value, Value>> constants;
+  if (!plan.numColumnSums)
+    for (arith::CmpIOp compare : block.getOps<arith::CmpIOp>())
+      if (Value column = getColumnTestValue(op, compare)) {
+        tested.push_back(emitColumnTestValue(state, block, column, results));
+        bool equal = compare.getPredicate() == arith::CmpIPredicate::eq;
+        constants.push_back({compare, arith::ConstantIntOp::create(
+                                          b, loc, b.getI1Type(), !equal)});
       }
-      for (unsigned q = 0; q < plan.numColumnSums; ++q)
-        accumulateColumnSum(state, q, chunk, pos, values[plan.numOutputs + q],
-                            sums);
-    }
-    return sums;
+
+  // The sweeps, with `fixed` values of the block as given.
+  auto emitSweeps = [&](SmallVector<std::pair<Value, Value>> fixed) {
+    SmallVector<std::pair<Value, Value>> elsewhere = fixed;
+    llvm::append_range(elsewhere, constants);
+    return forEachSweep(columnSums, [&](Value sweep, SmallVector<Value> sums) {
+      for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
+        ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+        SmallVector<Value> args =
+            getElementArgs(block, state, chunk, pos, plan.numStages, results);
+        auto emitChunk = [&](ArrayRef<std::pair<Value, Value>> given) {
+          SmallVector<Value> values = cloneElementwise(b, block, args, given);
+          for (auto [o, output] : llvm::enumerate(op.getOutputs())) {
+            Type element = elementTypeOf(output);
+            Value value = values[o];
+            if (zero && narrow(output))
+              hideSelectedConstants(value, zero);
+            if (!isa<VectorType>(value.getType()))
+              value = vector::BroadcastOp::create(
+                  b, loc, vectorOf(value.getType()), value);
+            if (isa<FloatType>(element) && !element.isF32())
+              value = arith::TruncFOp::create(b, loc, vectorOf(element), value);
+            storeVector(value, outputViews[o],
+                        add(state.outputOffsets[o], pos.column), pos.valid);
+          }
+          for (unsigned q = 0; q < plan.numColumnSums; ++q)
+            accumulateColumnSum(state, q, chunk, pos,
+                                values[plan.numOutputs + q], sums);
+        };
+        if (tested.empty()) {
+          emitChunk(fixed);
+          continue;
+        }
+        // s is in the chunk: s - (its first column) < vector, unsigned.
+        Value holds;
+        for (Value column : tested) {
+          Value offset = arith::SubIOp::create(b, loc, column, pos.column);
+          holds = orOf(holds, cmp(arith::CmpIPredicate::ult, offset,
+                                  index(plan.vector)));
+        }
+        auto ifOp = scf::IfOp::create(b, loc, holds, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        emitChunk(fixed);
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        emitChunk(elsewhere);
+      }
+      return sums;
+    });
+  };
+
+  // The row condition (getEpilogueRowCondition): the sweeps once for each
+  // of its values, one branch per row rather than a select per element.
+  Value condition = getEpilogueRowCondition(op);
+  if (!condition)
+    return emitSweeps({});
+  Value value = cloneSlice(b, block, condition, [&](unsigned arg) {
+    return getRowUniformArg(state, block, arg, results);
   });
+  auto ifOp = scf::IfOp::create(b, loc, value, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool taken : {true, false}) {
+    b.setInsertionPointToStart(taken ? ifOp.thenBlock() : ifOp.elseBlock());
+    emitSweeps({{condition,
+                 arith::ConstantIntOp::create(b, loc, b.getI1Type(), taken)}});
+  }
+  // No column sums (getEpilogueRowCondition).
+  return {};
 }
 
 void KernelEmitter::emitFinalize(RowState &state, ValueRange results) {

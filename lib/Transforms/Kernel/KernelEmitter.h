@@ -123,6 +123,11 @@ private:
       return lhs;
     return arith::AndIOp::create(b, loc, lhs, rhs);
   }
+  Value orOf(Value lhs, Value rhs) {
+    if (!lhs)
+      return rhs;
+    return arith::OrIOp::create(b, loc, lhs, rhs);
+  }
   Value cmp(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
     return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
   }
@@ -199,6 +204,14 @@ private:
   /// thread instead of one register per element (which LLVM hoists out of
   /// the row loop and keeps live through the kernel).
   void foldColumnCompares();
+  /// Argument `arg` of element region `block` where it is the same for the
+  /// whole row: a scalar or an earlier stage's result.
+  Value getRowUniformArg(RowState &state, Block &block, unsigned arg,
+                         ValueRange results);
+  /// The value `column` of `block` that a column test compares the column
+  /// with (getColumnTestValue), computed once for the row, as an index.
+  Value emitColumnTestValue(RowState &state, Block &block, Value column,
+                            ValueRange results);
   /// The arguments of an element region at `pos`.
   SmallVector<Value> getElementArgs(Block &block, RowState &state,
                                     unsigned chunk, const ChunkPosition &pos,
@@ -233,6 +246,12 @@ private:
                        function_ref<Value(Value)> term);
   /// (chunk - mean)^2, lane by lane.
   Value createSquaredDeviation(Value chunk, Value mean);
+  /// The partial value of a column pick (matchColumnPick) of stage block
+  /// `block` for the current row: computed from the row and broadcast
+  /// elements at the picked column by one thread of the CTA whose slice
+  /// holds it, the sum's identity in every other thread.
+  Value emitColumnPick(RowState &state, Block &block, const ColumnPick &pick,
+                       ValueRange results);
   /// Reduction stage `stage` of the current row: partial values over the
   /// slice, then the block and cluster reductions, and for split rows the
   /// exchange between the row's clusters.

@@ -52,9 +52,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::credit;
@@ -180,6 +181,45 @@ Value KernelEmitter::createSquaredDeviation(Value chunk, Value mean) {
   return arith::MulFOp::create(b, loc, deviation, deviation);
 }
 
+Value KernelEmitter::emitColumnPick(RowState &state, Block &block,
+                                    const ColumnPick &pick,
+                                    ValueRange results) {
+  unsigned numInputs = op.getInputs().size();
+  unsigned elementArgs = 1 + numInputs + op.getBroadcasts().size();
+  Value column = emitColumnTestValue(state, block, pick.column, results);
+  // One thread of the CTA whose slice holds the column (rows past the end
+  // have none), which reads the elements there; the others read column 0.
+  Value owner =
+      andOf(andOf(cmp(arith::CmpIPredicate::sge, column, sliceBase),
+                  cmp(arith::CmpIPredicate::slt, column,
+                      add(sliceBase, index(plan.slice)))),
+            andOf(cmp(arith::CmpIPredicate::slt, column, index(plan.n)),
+                  andOf(cmp(arith::CmpIPredicate::eq, threadInRow, index(0)),
+                        state.rowValid)));
+  Value at = arith::SelectOp::create(b, loc, owner, column, index(0));
+  auto element = [&](Value view, Value position) -> Value {
+    Value value = memref::LoadOp::create(b, loc, view, ValueRange{position});
+    if (isa<FloatType>(value.getType()) && !value.getType().isF32())
+      value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    return value;
+  };
+  Value picked = cloneSlice(b, block, pick.picked, [&](unsigned arg) {
+    if (arg == 0)
+      return at;
+    if (arg <= numInputs)
+      return element(inputViews[arg - 1], add(state.inputOffsets[arg - 1], at));
+    if (arg < elementArgs)
+      return element(broadcastViews[arg - 1 - numInputs], at);
+    return getRowUniformArg(state, block, arg, results);
+  });
+  // A -0.0 summed with the zeros of the other columns is 0.0.
+  Value zero = createCombinerIdentity(b, loc, CombinerKind::Add);
+  picked = arith::AddFOp::create(
+      b, loc, picked,
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0)));
+  return arith::SelectOp::create(b, loc, owner, picked, zero);
+}
+
 SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
                                             ValueRange results) {
   SmallVector<CombinerKind> kinds = op.getStageCombiners(stage);
@@ -187,6 +227,12 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
   SmallVector<Value> init = llvm::map_to_vector(kinds, [&](CombinerKind kind) {
     return createCombinerIdentity(b, loc, kind);
   });
+  // Entries that pick one column: read once per row, before the sweeps so
+  // that the read overlaps them.
+  SmallVector<Value> picks(kinds.size());
+  for (unsigned k = 0; k < kinds.size(); ++k)
+    if (std::optional<ColumnPick> pick = matchColumnPick(op, stage, k))
+      picks[k] = emitColumnPick(state, block, *pick, results);
   // The maxima that addexp entries sum relative to.
   llvm::SmallSetVector<unsigned, 2> partners;
   for (unsigned k = 0; k < kinds.size(); ++k)
@@ -228,7 +274,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
         if (partners.contains(k) || kind == CombinerKind::AddExp ||
             (kind == CombinerKind::SqDev && rereadMoments))
           kept[k].push_back(isOne ? Value() : value);
-        if (kind == CombinerKind::AddExp || kind == CombinerKind::SqDev)
+        if (kind == CombinerKind::AddExp || kind == CombinerKind::SqDev ||
+            picks[k])
           continue;
         Value partial =
             vector::ReductionOp::create(b, loc, toVectorKind(kind), value);
@@ -286,6 +333,10 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     }
     return next;
   });
+
+  for (auto [partial, pick] : llvm::zip_equal(partials, picks))
+    if (pick)
+      partial = pick;
 
   // sqdev, rows staged in registers or shared memory: a second pass over
   // the staged slice sums the squared deviations from the thread's own

@@ -12,6 +12,8 @@
 
 #include "KernelEmitter.h"
 
+#include "Credit/Transforms/ElementwiseCloning.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -366,6 +368,27 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
   llvm::append_range(args, state.scalars);
   llvm::append_range(args, results);
   return args;
+}
+
+Value KernelEmitter::getRowUniformArg(RowState &state, Block &block,
+                                      unsigned arg, ValueRange results) {
+  unsigned elementArgs = 1 + op.getInputs().size() + op.getBroadcasts().size();
+  assert(arg >= elementArgs && arg < block.getNumArguments() &&
+         "not a row-uniform argument");
+  arg -= elementArgs;
+  return arg < state.scalars.size() ? state.scalars[arg]
+                                    : results[arg - state.scalars.size()];
+}
+
+Value KernelEmitter::emitColumnTestValue(RowState &state, Block &block,
+                                         Value column, ValueRange results) {
+  Value value = cloneSlice(b, block, column, [&](unsigned arg) {
+    return getRowUniformArg(state, block, arg, results);
+  });
+  // Sign-extended: a negative value is no column.
+  if (!value.getType().isIndex())
+    value = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+  return value;
 }
 
 SmallVector<Value> KernelEmitter::forEachSweep(
