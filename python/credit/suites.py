@@ -79,10 +79,13 @@ def split_tiling(dtype: str, n: int, cluster: int, splits: int,
 
 
 def tiling_id(tiling: str) -> str:
-    """A short name for a tiling in test ids: c4t256e32s8-shared."""
+    """A short name for a tiling in test ids: c4t256e32s8-shared, c1t128e32r4
+    (4 rows per CTA)."""
     fields = dict(part.split(" = ") for part in
                   tiling[len("#credit.tiling<"):-1].split(", "))
     text = f"c{fields['cluster']}t{fields['threads']}e{fields['elems']}"
+    if "rows" in fields:
+        text += f"r{fields['rows']}"
     if "splits" in fields:
         text += f"s{fields['splits']}"
     if "staging" in fields:
@@ -191,6 +194,19 @@ def gpu_cases() -> list[Case]:
             "f32", 100003, 8, 1, "async", 256)))
         cases.append(Case(name, "bf16", 1048576, 0, 2))
         cases.append(Case(name, "f32", 1048576, 0, 2))
+        # Several rows per CTA, a warp each (its warps take different
+        # branches where a row value decides), 37 rows: the last CTA's
+        # rows are partly past the end. (Not with column sums: one row per
+        # CTA.)
+        if WORKLOADS[name].column_sums:
+            continue
+        for dtype, vector in (("f32", 4), ("bf16", 8)):
+            cases.append(Case(name, dtype, 1024, 0, 37, tiling=(
+                f"#credit.tiling<cluster = 1, threads = 128, vector = {vector}, "
+                f"elems = 32, rows = 4>")))
+        cases.append(Case(name, "bf16", 4096, 0, 37, tiling=(
+            "#credit.tiling<cluster = 1, threads = 128, vector = 8, "
+            "elems = 16, rows = 4, staging = shared>")))
     return cases
 
 
