@@ -73,7 +73,7 @@ unsigned mlir::credit::getVectorWidth(RowwiseOp op,
 //===----------------------------------------------------------------------===//
 
 bool mlir::credit::isRowUniform(RowwiseOp op, Value value) {
-  unsigned elementArgs = 1 + op.getInputs().size() + op.getBroadcasts().size();
+  unsigned elementArgs = op.getNumElementArgs();
   // Values of nested regions count as per element.
   if (auto arg = dyn_cast<BlockArgument>(value))
     return arg.getOwner()->getParentOp() == op.getOperation() &&
@@ -651,7 +651,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   }
 
   // What stays live per element across the reductions.
-  unsigned elementArgs = 1 + plan.numInputs + plan.numBroadcasts;
+  unsigned elementArgs = op.getNumElementArgs();
   plan.carriedValues = countCarriedValues(op, elementArgs);
   for (Region *region : regions)
     plan.indexValues =

@@ -133,8 +133,7 @@ struct CreditNarrowIndicesPass
   void runOnOperation() override {
     getOperation()->walk([&](RowwiseOp op) {
       int64_t n = op.getRowLength();
-      unsigned elementArgs =
-          1 + op.getInputs().size() + op.getBroadcasts().size();
+      unsigned elementArgs = op.getNumElementArgs();
       for (Region &stage : op.getStages())
         narrowRegion(stage, elementArgs, n);
       narrowRegion(op.getEpilogue(), elementArgs, n);

@@ -215,9 +215,7 @@ void StageSplit::buildCombine(OpBuilder &b, unsigned shards) {
     Block *epilogue = createBlock(b, combine.getEpilogue(),
                                   combine.getElementRegionArgTypes(0), loc);
     cloneWithCombinedResults(op.getEpilogue().front(), *epilogue,
-                             1 + op.getInputs().size() +
-                                 op.getBroadcasts().size() +
-                                 op.getScalars().size(),
+                             op.getNumElementArgs() + op.getScalars().size(),
                              shards, b);
   }
   if (!op.getFinalize().empty()) {

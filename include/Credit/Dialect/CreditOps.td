@@ -176,6 +176,12 @@ def Credit_RowwiseOp : Credit_Op<"rowwise", [
     int64_t getRowLength();
     /// The number of reduction stages.
     unsigned getNumStages() { return getStages().size(); }
+    /// The leading arguments of every element region that differ from
+    /// element to element: the column index, then the row inputs' and the
+    /// broadcast inputs' elements (the scalars and earlier results follow).
+    unsigned getNumElementArgs() {
+      return 1 + getInputs().size() + getBroadcasts().size();
+    }
     /// The combiner kinds of reduction stage `stage`.
     ::llvm::SmallVector<CombinerKind> getStageCombiners(unsigned stage);
     /// The number of values all stages before `stage` produce.

@@ -185,7 +185,7 @@ Value KernelEmitter::emitColumnPick(RowState &state, Block &block,
                                     const ColumnPick &pick,
                                     ValueRange results) {
   unsigned numInputs = op.getInputs().size();
-  unsigned elementArgs = 1 + numInputs + op.getBroadcasts().size();
+  unsigned elementArgs = op.getNumElementArgs();
   Value column = emitColumnTestValue(state, block, pick.column, results);
   // One thread of the CTA whose slice holds the column (rows past the end
   // have none), which reads the elements there; the others read column 0.

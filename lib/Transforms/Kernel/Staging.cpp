@@ -372,7 +372,7 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
 
 Value KernelEmitter::getRowUniformArg(RowState &state, Block &block,
                                       unsigned arg, ValueRange results) {
-  unsigned elementArgs = 1 + op.getInputs().size() + op.getBroadcasts().size();
+  unsigned elementArgs = op.getNumElementArgs();
   assert(arg >= elementArgs && arg < block.getNumArguments() &&
          "not a row-uniform argument");
   arg -= elementArgs;
