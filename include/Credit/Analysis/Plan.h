@@ -231,11 +231,10 @@ Value getColumnTestValue(RowwiseOp op, arith::CmpIOp compare);
 
 /// An added entry of a reduction stage that picks one column of the row:
 /// `select(j == s, a, 0.0)` or `select(j != s, 0.0, a)` for a column test
-/// (getColumnTestValue) of j against s. Its sum
-/// over the row is a at column s (plus 0.0, as the zeros it is summed with
-/// make it), and 0.0 where no column is s: a kernel computes it once per
-/// row, reading the row at column s, rather than select and add per
-/// element.
+/// (getColumnTestValue) of j against s. Its sum over the row is a at
+/// column s (plus 0.0, as the zeros it is summed with make it), and 0.0
+/// where no column is s: a kernel computes it once per row, reading the
+/// row at column s, rather than select and add per element.
 struct ColumnPick {
   /// s, as the column is compared with it.
   Value column;
