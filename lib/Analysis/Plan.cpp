@@ -308,6 +308,17 @@ static bool isUsed(Region &region, unsigned index) {
          !region.getArgument(index).use_empty();
 }
 
+SmallVector<unsigned> mlir::credit::getPrefetchedArgs(RowwiseOp op,
+                                                      const KernelPlan &plan) {
+  SmallVector<unsigned> args;
+  unsigned inputs = op.getInputs().size();
+  if (!plan.broadcastsInRegisters)
+    for (unsigned i = 0, e = op.getBroadcasts().size(); i < e; ++i)
+      if (isUsed(op.getEpilogue(), 1 + inputs + i))
+        args.push_back(1 + inputs + i);
+  return args;
+}
+
 bool mlir::credit::isFoldableColumnCompare(arith::CmpIPredicate predicate,
                                            unsigned bits) {
   switch (predicate) {
@@ -404,7 +415,8 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
   double clusterPenalty = plan.cluster > 1 && plan.exponentials > 0
                               ? 0.4 * plan.cluster * plan.stageWidth
                               : 0.0;
-  return static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
+  return plan.prefetchRegisters +
+         static_cast<int64_t>(std::lround(18 + 2.5 * pointers +
                                           0.37 * plan.chunks + clusterPenalty +
                                           plan.elems * perElement));
 }
@@ -580,6 +592,14 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       ++broadcastReads;
       plan.broadcastBytesPerRow += plan.n * elementBytes(input);
     }
+  }
+  // The epilogue's software pipeline: what one sweep of its broadcast
+  // loads holds, in 32-bit registers (they stay in their storage type).
+  if (plan.sweeps > 1) {
+    int64_t bytes = 0;
+    for (unsigned arg : getPrefetchedArgs(op, plan))
+      bytes += elementBytes(op.getBroadcasts()[arg - 1 - plan.numInputs]);
+    plan.prefetchRegisters = llvm::divideCeil(plan.elems * bytes, 4);
   }
   // A sqdev stage passes over the staged slice again for the deviations
   // (rows reread from global memory merge per sweep instead).

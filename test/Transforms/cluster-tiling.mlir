@@ -879,3 +879,102 @@ func.func @untested(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096
     }
   return %r, %cs : tensor<?x4096xf32>, tensor<64x4096xf32>
 }
+
+// -----
+
+// The epilogue's software pipeline: over four sweeps of a shared-staged
+// slice, the broadcast's two chunks of the first sweep are loaded before
+// the loop, and each sweep loads the next one's (while there is one) before
+// it computes with those it was handed, which stay bf16 until used. The
+// staged chunks are read before the first store.
+// CHECK-LABEL: gpu.func @rowwise_bf16_n2048_c1t32e16_shared
+// CHECK: credit.block_reduce [add]
+// CHECK: %[[G0:.*]] = vector.load %[[GAMMA:.*]][%{{.*}}] {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK: %[[G1:.*]] = vector.load %[[GAMMA]][%{{.*}}] {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK: scf.for %[[SWEEP:.*]] = %{{.*}} to %[[SWEEPS:.*]] step %{{.*}} iter_args(%[[C0:.*]] = %[[G0]], %[[C1:.*]] = %[[G1]]) -> (vector<8xbf16>, vector<8xbf16>)
+// CHECK: %[[MORE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK: %[[N0:.*]] = scf.if %[[MORE]] -> (vector<8xbf16>)
+// CHECK-NEXT: vector.load %[[GAMMA]]
+// CHECK: %[[N1:.*]] = scf.if %[[MORE]] -> (vector<8xbf16>)
+// CHECK-NEXT: vector.load %[[GAMMA]]
+// CHECK-NOT: vector.store
+// CHECK: vector.load {{.*}}#gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-NOT: vector.store
+// CHECK: vector.bitcast %[[C0]]
+// CHECK-NOT: vector.store
+// CHECK: vector.load {{.*}}#gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-NOT: vector.store
+// CHECK: vector.bitcast %[[C1]]
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NOT: vector.load
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NEXT: scf.yield %[[N0]], %[[N1]] : vector<8xbf16>, vector<8xbf16>
+func.func @pipelined(%x: memref<?x2048xbf16>, %g: memref<2048xbf16>, %o: memref<?x2048xbf16>) {
+  credit.rowwise ins(%x : memref<?x2048xbf16>) bcast(%g : memref<2048xbf16>) outs(%o : memref<?x2048xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %w: f32) {
+      %s = arith.mulf %v, %v : f32
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      %y = arith.mulf %r, %w : f32
+      credit.yield %y : f32
+    }
+  return
+}
+
+// -----
+
+// One sweep: no pipeline (no loop values), but the chunks' broadcast loads
+// still come before the first store.
+// CHECK-LABEL: gpu.func @rowwise_bf16_n2048_c1t128e16_shared
+// CHECK: credit.block_reduce [add]
+// CHECK-NOT: iter_args
+// CHECK: vector.load {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NOT: vector.store
+// CHECK: vector.load {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NOT: vector.load
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+func.func @one_sweep(%x: memref<?x2048xbf16>, %g: memref<2048xbf16>, %o: memref<?x2048xbf16>) {
+  credit.rowwise ins(%x : memref<?x2048xbf16>) bcast(%g : memref<2048xbf16>) outs(%o : memref<?x2048xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 128, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32, %w: f32) {
+      %s = arith.mulf %v, %v : f32
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      %y = arith.mulf %r, %w : f32
+      credit.yield %y : f32
+    }
+  return
+}
+
+// -----
+
+// Registers staging loads the broadcast chunk by chunk, each before its
+// own store (every chunk at once doubled the registers of such kernels).
+// CHECK-LABEL: gpu.func @rowwise_bf16_n2048_c1t64e32
+// CHECK: credit.block_reduce [add]
+// CHECK: vector.load {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK: vector.load {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+func.func @registers(%x: memref<?x2048xbf16>, %g: memref<2048xbf16>, %o: memref<?x2048xbf16>) {
+  credit.rowwise ins(%x : memref<?x2048xbf16>) bcast(%g : memref<2048xbf16>) outs(%o : memref<?x2048xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 8, elems = 32>}
+    reduce [add] (%j: index, %v: f32, %w: f32) {
+      %s = arith.mulf %v, %v : f32
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      %y = arith.mulf %r, %w : f32
+      credit.yield %y : f32
+    }
+  return
+}

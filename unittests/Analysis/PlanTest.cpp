@@ -255,6 +255,39 @@ TEST_F(PlanTest, SharedStagingAndRereads) {
   EXPECT_EQ(registers->stagedValues, 8 * 3);
 }
 
+TEST_F(PlanTest, TheEpiloguePipelinesItsBroadcastLoads) {
+  RowwiseOp op = parse(kTwoInputs);
+  ASSERT_TRUE(op);
+  // The epilogue uses broadcast w (argument 1 + 2 inputs), not y's
+  // rereads: over two sweeps, the next sweep's 16 bf16 of w, 8 registers,
+  // whatever the staging.
+  for (Staging staging : {Staging::Shared, Staging::Reread, Staging::Async}) {
+    std::optional<KernelPlan> plan =
+        buildPlan(op, tiling(2, 1024, 8, 16, staging), target);
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(getPrefetchedArgs(op, *plan), (SmallVector<unsigned>{3}));
+    EXPECT_EQ(plan->prefetchRegisters, 16 * 2 / 4);
+  }
+  // One sweep (8 CTAs), nothing to load ahead of.
+  std::optional<KernelPlan> oneSweep =
+      buildPlan(op, tiling(8, 1024, 8, 8, Staging::Shared), target);
+  ASSERT_TRUE(oneSweep);
+  EXPECT_EQ(oneSweep->sweeps, 1);
+  EXPECT_EQ(oneSweep->prefetchRegisters, 0);
+  // Four sweeps of 8 elements: 8 bf16 ahead, 4 registers.
+  std::optional<KernelPlan> fourSweeps =
+      buildPlan(op, tiling(2, 1024, 8, 8, Staging::Shared), target);
+  ASSERT_TRUE(fourSweeps);
+  EXPECT_EQ(fourSweeps->sweeps, 4);
+  EXPECT_EQ(fourSweeps->prefetchRegisters, 8 * 2 / 4);
+  // Registers staging keeps the broadcast (one sweep): nothing ahead.
+  std::optional<KernelPlan> registers =
+      buildPlan(op, tiling(16, 512, 8, 8), target);
+  ASSERT_TRUE(registers);
+  EXPECT_TRUE(getPrefetchedArgs(op, *registers).empty());
+  EXPECT_EQ(registers->prefetchRegisters, 0);
+}
+
 TEST_F(PlanTest, SquaredDeviationsPassOverTheStagedSlice) {
   RowwiseOp op = parse(kMoments);
   ASSERT_TRUE(op);

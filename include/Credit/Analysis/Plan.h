@@ -171,6 +171,11 @@ struct KernelPlan {
   /// Registers staging on a CTA that loops over rows: the broadcast inputs
   /// are loaded once and kept; otherwise they are loaded where used.
   bool broadcastsInRegisters = false;
+  /// Registers that hold the epilogue's next sweep of broadcast loads
+  /// (getPrefetchedArgs) while the current sweep computes: the epilogue's
+  /// software pipeline, built where the slice takes several sweeps. Zero
+  /// without.
+  int64_t prefetchRegisters = 0;
   /// Registers staging of 16-bit row inputs or kept broadcasts, in an op
   /// without addexp stages: they stay packed in their storage type (half the
   /// registers) and are widened at each use. An addexp stage needs its
@@ -245,6 +250,15 @@ struct ColumnPick {
 /// The column pick that entry `entry` of stage `stage` of `op` is, if any.
 std::optional<ColumnPick> matchColumnPick(RowwiseOp op, unsigned stage,
                                           unsigned entry);
+
+/// The arguments of `op`'s epilogue that its software pipeline loads a
+/// sweep ahead (KernelPlan::prefetchRegisters): the broadcast inputs it
+/// uses, where the plan does not keep them in registers, as indices of the
+/// epilogue's arguments (1 + inputs + i for broadcast i). Row inputs that
+/// reread staging loads again are not among them: pipelined, the
+/// model chose such tilings over faster ones (cross_entropy bf16 8 x 1M,
+/// benchmarks/RESULTS.md, 2026-12-04).
+SmallVector<unsigned> getPrefetchedArgs(RowwiseOp op, const KernelPlan &plan);
 
 /// The plan of `op` under `tiling` on `target`, or nothing when the tiling
 /// is illegal there; `whyNot` then says why, in a sentence for a

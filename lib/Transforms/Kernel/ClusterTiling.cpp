@@ -112,11 +112,64 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
   auto emitSweeps = [&](SmallVector<std::pair<Value, Value>> fixed) {
     SmallVector<std::pair<Value, Value>> elsewhere = fixed;
     llvm::append_range(elsewhere, constants);
-    return forEachSweep(columnSums, [&](Value sweep, SmallVector<Value> sums) {
+    // The software pipeline (KernelPlan::prefetchRegisters): each sweep
+    // loads the next one's global operands before it computes, the first
+    // sweep's loaded ahead of the loop; they travel as loop values.
+    bool pipelined = plan.prefetchRegisters > 0;
+    auto loadSweep = [&](Value sweep, Value valid) {
+      SmallVector<Value> loaded;
+      for (int64_t chunk = 0; chunk < plan.chunks; ++chunk)
+        for (Value value : loadPrefetched(
+                 getChunkPosition(sweep, chunk, state.rowValid), valid))
+          if (value)
+            loaded.push_back(value);
+      return loaded;
+    };
+    SmallVector<Value> init = llvm::to_vector(columnSums);
+    if (pipelined)
+      llvm::append_range(init, loadSweep(index(0), Value()));
+    unsigned numSums = columnSums.size();
+    auto sweepBody = [&](Value sweep, SmallVector<Value> carried) {
+      SmallVector<Value> sums(carried.begin(), carried.begin() + numSums);
+      SmallVector<Value> next;
+      if (pipelined) {
+        Value following = add(sweep, index(1));
+        next = loadSweep(following, cmp(arith::CmpIPredicate::ult, following,
+                                        index(plan.sweeps)));
+      }
+      // Sweeps load every chunk before the first store: a store may alias
+      // a later chunk's load for all LLVM and ptxas know, so loads emitted
+      // after it would wait for the previous chunk's loads to return
+      // (layernorm's gamma and beta: one memory latency per chunk). Each
+      // column is still read before the same thread writes it. Registers
+      // staging loads chunk by chunk: its chunks are many, its budget is
+      // not enforced, and every chunk's loads at once measured up to twice
+      // the registers (layernorm bf16 4096 c1 t128 e32: 64 -> 121).
+      SmallVector<ChunkPosition> positions;
+      SmallVector<SmallVector<Value>> chunkArgs;
+      ArrayRef<Value> current = ArrayRef<Value>(carried).drop_front(numSums);
+      SmallVector<unsigned> prefetched =
+          pipelined ? getPrefetchedArgs(op, plan) : SmallVector<unsigned>();
+      auto loadChunk = [&](int64_t chunk) {
+        positions.push_back(getChunkPosition(sweep, chunk, state.rowValid));
+        SmallVector<Value> loaded(pipelined ? op.getNumElementArgs() : 0);
+        for (unsigned arg : prefetched) {
+          loaded[arg] = current.front();
+          current = current.drop_front();
+        }
+        chunkArgs.push_back(getElementArgs(block, state, chunk,
+                                           positions.back(), plan.numStages,
+                                           results, loaded));
+      };
+      bool hoist = plan.staging != Staging::Registers;
+      if (hoist)
+        for (int64_t chunk = 0; chunk < plan.chunks; ++chunk)
+          loadChunk(chunk);
       for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
-        ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
-        SmallVector<Value> args =
-            getElementArgs(block, state, chunk, pos, plan.numStages, results);
+        if (!hoist)
+          loadChunk(chunk);
+        const ChunkPosition &pos = positions[chunk];
+        ArrayRef<Value> args = chunkArgs[chunk];
         auto emitChunk = [&](ArrayRef<std::pair<Value, Value>> given) {
           SmallVector<Value> values = cloneElementwise(b, block, args, given);
           for (auto [o, output] : llvm::enumerate(op.getOutputs())) {
@@ -154,8 +207,12 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
         b.setInsertionPointToStart(ifOp.elseBlock());
         emitChunk(elsewhere);
       }
+      llvm::append_range(sums, next);
       return sums;
-    });
+    };
+    SmallVector<Value> swept = forEachSweep(init, sweepBody);
+    swept.resize(numSums);
+    return swept;
   };
 
   // The row condition (getEpilogueRowCondition): the sweeps once for each

@@ -326,11 +326,26 @@ Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
       loadVector(broadcastViews[input], pos.column, element, pos.inRange));
 }
 
-SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
-                                                 unsigned chunk,
-                                                 const ChunkPosition &pos,
-                                                 unsigned stage,
-                                                 ValueRange results) {
+SmallVector<Value> KernelEmitter::loadPrefetched(const ChunkPosition &pos,
+                                                 Value valid) {
+  unsigned inputs = op.getInputs().size();
+  SmallVector<Value> loaded(op.getNumElementArgs());
+  for (unsigned arg : getPrefetchedArgs(op, plan)) {
+    unsigned i = arg - 1 - inputs;
+    loaded[arg] = loadVector(broadcastViews[i], pos.column,
+                             elementTypeOf(op.getBroadcasts()[i]),
+                             andOf(pos.inRange, valid));
+  }
+  return loaded;
+}
+
+SmallVector<Value>
+KernelEmitter::getElementArgs(Block &block, RowState &state, unsigned chunk,
+                              const ChunkPosition &pos, unsigned stage,
+                              ValueRange results, ArrayRef<Value> loaded) {
+  auto given = [&](unsigned arg) {
+    return arg < loaded.size() ? loaded[arg] : Value();
+  };
   SmallVector<Value> args;
   // The column index, as a vector only when the region uses it.
   if (block.getArgument(0).use_empty()) {
@@ -355,6 +370,8 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
         plan.staging != Staging::Registers)
       args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
                                                b.getF32FloatAttr(0.0)));
+    else if (Value raw = given(argIndex))
+      args.push_back(toComputeType(raw));
     else
       args.push_back(getInput(state, i, chunk, pos, stage));
   }
@@ -362,6 +379,8 @@ SmallVector<Value> KernelEmitter::getElementArgs(Block &block, RowState &state,
     if (block.getArgument(argIndex).use_empty())
       args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
                                                b.getF32FloatAttr(0.0)));
+    else if (Value raw = given(argIndex))
+      args.push_back(toComputeType(raw));
     else
       args.push_back(getBroadcast(state, i, chunk, pos));
   }
