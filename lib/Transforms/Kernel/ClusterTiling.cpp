@@ -113,16 +113,15 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
     SmallVector<std::pair<Value, Value>> elsewhere = fixed;
     llvm::append_range(elsewhere, constants);
     // The software pipeline (KernelPlan::prefetchRegisters): each sweep
-    // loads the next one's global operands before it computes, the first
+    // loads the next one's broadcast vectors before it computes, the first
     // sweep's loaded ahead of the loop; they travel as loop values.
     bool pipelined = plan.prefetchRegisters > 0;
     auto loadSweep = [&](Value sweep, Value valid) {
       SmallVector<Value> loaded;
       for (int64_t chunk = 0; chunk < plan.chunks; ++chunk)
-        for (Value value : loadPrefetched(
-                 getChunkPosition(sweep, chunk, state.rowValid), valid))
-          if (value)
-            loaded.push_back(value);
+        llvm::append_range(
+            loaded, loadPrefetched(
+                        getChunkPosition(sweep, chunk, state.rowValid), valid));
       return loaded;
     };
     SmallVector<Value> init = llvm::to_vector(columnSums);

@@ -213,16 +213,15 @@ private:
   Value emitColumnTestValue(RowState &state, Block &block, Value column,
                             ValueRange results);
   /// The arguments of an element region at `pos`. `loaded`, where given,
-  /// holds row or broadcast vectors loaded beforehand, by argument index
-  /// (null: load here).
+  /// holds broadcast vectors loaded beforehand, by argument index (null:
+  /// load here).
   SmallVector<Value> getElementArgs(Block &block, RowState &state,
                                     unsigned chunk, const ChunkPosition &pos,
                                     unsigned stage, ValueRange results,
                                     ArrayRef<Value> loaded = {});
   /// The epilogue's broadcast loads of chunk `pos` that its software
-  /// pipeline issues ahead (getPrefetchedArgs), in their storage type,
-  /// zeros where `valid` (or the chunk's range) is false; by argument
-  /// index, null for other arguments.
+  /// pipeline issues ahead, one per getPrefetchedArgs in its order, in their
+  /// storage type, zeros where `valid` (or the chunk's range) is false.
   SmallVector<Value> loadPrefetched(const ChunkPosition &pos, Value valid);
   /// Runs `body(sweep, values)` over the sweeps of the slice, threading
   /// `values` through.

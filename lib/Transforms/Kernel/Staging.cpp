@@ -329,14 +329,12 @@ Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
 SmallVector<Value> KernelEmitter::loadPrefetched(const ChunkPosition &pos,
                                                  Value valid) {
   unsigned inputs = op.getInputs().size();
-  SmallVector<Value> loaded(op.getNumElementArgs());
-  for (unsigned arg : getPrefetchedArgs(op, plan)) {
+  return llvm::map_to_vector(getPrefetchedArgs(op, plan), [&](unsigned arg) {
     unsigned i = arg - 1 - inputs;
-    loaded[arg] = loadVector(broadcastViews[i], pos.column,
-                             elementTypeOf(op.getBroadcasts()[i]),
-                             andOf(pos.inRange, valid));
-  }
-  return loaded;
+    return loadVector(broadcastViews[i], pos.column,
+                      elementTypeOf(op.getBroadcasts()[i]),
+                      andOf(pos.inRange, valid));
+  });
 }
 
 SmallVector<Value>
@@ -370,8 +368,6 @@ KernelEmitter::getElementArgs(Block &block, RowState &state, unsigned chunk,
         plan.staging != Staging::Registers)
       args.push_back(arith::ConstantOp::create(b, loc, b.getF32Type(),
                                                b.getF32FloatAttr(0.0)));
-    else if (Value raw = given(argIndex))
-      args.push_back(toComputeType(raw));
     else
       args.push_back(getInput(state, i, chunk, pos, stage));
   }
