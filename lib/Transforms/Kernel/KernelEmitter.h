@@ -199,6 +199,10 @@ private:
                  const ChunkPosition &pos, unsigned stage);
   Value getBroadcast(RowState &state, unsigned input, unsigned chunk,
                      const ChunkPosition &pos);
+  /// Broadcast input `input`'s vector at `pos` from global memory, in its
+  /// storage type; zeros outside the row or where `valid` (if given) is
+  /// false.
+  Value loadBroadcast(unsigned input, const ChunkPosition &pos, Value valid);
   /// Rewrites the regions' compares of a column with a value `t` into
   /// compares of the column's constant lanes with `t - base`: one value per
   /// thread instead of one register per element (which LLVM hoists out of

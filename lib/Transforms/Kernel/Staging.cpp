@@ -321,19 +321,21 @@ Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
   if (plan.broadcastsInRegisters)
     return widenStaged(state, broadcastRegisters[input][chunk],
                        /*reuse=*/true);
-  Type element = elementTypeOf(op.getBroadcasts()[input]);
-  return toComputeType(
-      loadVector(broadcastViews[input], pos.column, element, pos.inRange));
+  return toComputeType(loadBroadcast(input, pos, Value()));
+}
+
+Value KernelEmitter::loadBroadcast(unsigned input, const ChunkPosition &pos,
+                                   Value valid) {
+  return loadVector(broadcastViews[input], pos.column,
+                    elementTypeOf(op.getBroadcasts()[input]),
+                    andOf(pos.inRange, valid));
 }
 
 SmallVector<Value> KernelEmitter::loadPrefetched(const ChunkPosition &pos,
                                                  Value valid) {
   unsigned inputs = op.getInputs().size();
   return llvm::map_to_vector(getPrefetchedArgs(op, plan), [&](unsigned arg) {
-    unsigned i = arg - 1 - inputs;
-    return loadVector(broadcastViews[i], pos.column,
-                      elementTypeOf(op.getBroadcasts()[i]),
-                      andOf(pos.inRange, valid));
+    return loadBroadcast(arg - 1 - inputs, pos, valid);
   });
 }
 
