@@ -146,7 +146,13 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
 
   // One CTA per SM waits out its own chain between its transfers (the
   // terms add); more CTAs hide each other's chains (towards a maximum).
-  double overlap = 1 + (profile.overlap - 1) * (1 - 1.0 / perSM);
+  // Mixed staging's terms add whatever the CTAs per SM: with the overlap
+  // of the other stagings the model was 12-17% fast on every measured
+  // mixed tiling of several CTAs per SM, with it within -6..+12%
+  // (benchmarks/RESULTS.md, 2026-12-04, mixed staging).
+  double overlap = plan.staging == Staging::Mixed
+                       ? 1.0
+                       : 1 + (profile.overlap - 1) * (1 - 1.0 / perSM);
   double perGroup = softMax(result.latencyUs, result.bandwidthUs,
                             result.issueUs, overlap);
   // Registers over the budget spill to local memory.
@@ -235,6 +241,10 @@ static constexpr int64_t kMinSplitPart = 2048;
 /// model underestimates them by up to 1.45x.
 static constexpr int64_t kMinSplitThreads = 128;
 
+/// The fewest threads per CTA of mixed-staging candidates: smaller ones
+/// were not measured (benchmarks/RESULTS.md, 2026-12-04, mixed staging).
+static constexpr int64_t kMinMixedThreads = 256;
+
 /// The candidates of `op` with `onlyCluster` CTAs (any when 0). Relaxed,
 /// for a forced cluster size that no strict candidate has: 32-thread CTAs,
 /// idle threads and CTAs of the cluster are allowed.
@@ -310,6 +320,11 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
           continue;
         registers |=
             add(cluster, threads, elems, 1, Staging::Registers, splits);
+        // The same sweep with all row inputs but the last in shared memory,
+        // for slices that fit neither in registers nor in shared memory
+        // (measured on CTAs of 256 to 1024 threads).
+        if (op.getInputs().size() > 1 && threads >= kMinMixedThreads)
+          add(cluster, threads, elems, 1, Staging::Mixed, splits);
       }
       // Short rows: several rows per CTA, 32 to 128 threads on each.
       if (cluster == 1 && splits == 1 && !columnSums) {

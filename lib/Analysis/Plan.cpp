@@ -402,6 +402,11 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
                  (plan.broadcastsInRegisters ? 1.1 * plan.numBroadcasts : 0) +
                  1.7 * plan.numColumnSums + 0.13 * plan.carriedValues +
                  1.6 * plan.indexValues + 0.28 * plan.exponentials;
+  else if (plan.staging == Staging::Mixed)
+    // The register input, half a register per element packed; the staged
+    // inputs are read chunk by chunk, and exponentials are recomputed.
+    perElement = (plan.packedRegisters ? 0.5 : 1.0) +
+                 0.37 * plan.carriedValues + 1.6 * plan.indexValues;
   else
     perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
   // Cluster kernels of an online softmax: 0.4 registers per rank and stage
@@ -520,16 +525,21 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       4 * (plan.blockScratchFloats + plan.clusterScratchFloats +
            plan.gridScratchFloats) +
       8 * plan.clusterBarriers;
-  if (plan.staging == Staging::Async)
-    for (Value input : op.getInputs())
-      if (!AsyncCopyOp::isCopySize(plan.vector * elementBytes(input)))
-        return fail(llvm::formatv(
-            "async staging copies 4, 8 or 16 bytes at a time, but a vector "
-            "of {0} {1} is {2} bytes",
-            plan.vector, getElementTypeOrSelf(input),
-            plan.vector * elementBytes(input)));
-  if (plan.staging == Staging::Shared || plan.staging == Staging::Async) {
-    for (Value input : op.getInputs()) {
+  for (auto [i, input] : llvm::enumerate(op.getInputs()))
+    if (plan.isInputCopiedAsync(i) &&
+        !AsyncCopyOp::isCopySize(plan.vector * elementBytes(input)))
+      return fail(llvm::formatv(
+          "{0} staging copies 4, 8 or 16 bytes at a time, but a vector "
+          "of {1} {2} is {3} bytes",
+          stringifyStaging(plan.staging), plan.vector,
+          getElementTypeOrSelf(input), plan.vector * elementBytes(input)));
+  if (plan.staging == Staging::Mixed && plan.numInputs < 2)
+    return fail("mixed staging keeps the last row input in registers and "
+                "the others in shared memory, but the op has one row input");
+  if (plan.staging != Staging::Registers && plan.staging != Staging::Reread) {
+    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+      if (plan.isInputInRegisters(i))
+        continue;
       plan.stagedInputOffsets.push_back(plan.dynamicSharedBytes);
       plan.dynamicSharedBytes +=
           llvm::alignTo(plan.rows * plan.slice * elementBytes(input), 16);
@@ -577,7 +587,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
         continue;
       readsRow = true;
       ++rowReads;
-      if (r > 0) {
+      if (r > 0 && !plan.isInputInRegisters(i)) {
         ++laterRowReads;
         laterRowBytes += elementBytes(input);
       }
@@ -607,7 +617,8 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     for (unsigned stage = 0; stage < plan.numStages; ++stage)
       if (llvm::is_contained(op.getStageCombiners(stage), CombinerKind::SqDev))
         for (auto [i, input] : llvm::enumerate(op.getInputs()))
-          if (isUsed(op.getStages()[stage], 1 + i)) {
+          if (isUsed(op.getStages()[stage], 1 + i) &&
+              !plan.isInputInRegisters(i)) {
             ++laterRowReads;
             laterRowBytes += elementBytes(input);
           }
@@ -641,6 +652,11 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       (plan.staging == Staging::Async ? plan.rows * plan.slice
                                       : plan.threads * plan.elems) *
       plan.inputBytesPerColumn;
+  // Bytes per column of the row inputs in the shared-memory stage.
+  int64_t stagedBytesPerColumn = 0;
+  for (auto [i, input] : llvm::enumerate(op.getInputs()))
+    if (!plan.isInputInRegisters(i))
+      stagedBytesPerColumn += elementBytes(input);
   switch (plan.staging) {
   case Staging::Registers:
     plan.dramRounds = 1;
@@ -648,17 +664,19 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
         (plan.numInputs + broadcastReads + outputAccesses) / vector;
     break;
   case Staging::Shared:
-  case Staging::Async: {
+  case Staging::Async:
+  case Staging::Mixed: {
     // Async copies: one round for the whole slice, which the first stage
     // then reads back from shared memory like the later ones.
-    bool async = plan.staging == Staging::Async;
+    bool async = plan.staging != Staging::Shared;
+    int64_t staged = plan.stagedInputOffsets.size();
     plan.dramRounds = async ? 1 : plan.sweeps;
     plan.globalAccessesPerElement =
         (plan.numInputs + broadcastReads + outputAccesses) / vector;
     plan.sharedAccessesPerElement =
-        ((async ? 2 : 1) * plan.numInputs + laterRowReads) / vector;
+        ((async ? 2 : 1) * staged + laterRowReads) / vector;
     plan.sharedBytesPerRow =
-        plan.n * ((async ? 2 : 1) * plan.inputBytesPerColumn + laterRowBytes);
+        plan.n * ((async ? 2 : 1) * stagedBytesPerColumn + laterRowBytes);
     break;
   }
   case Staging::Reread:
@@ -691,19 +709,44 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.opsPerElement += 2 * llvm::count(combiners, CombinerKind::SqDev);
   }
   plan.opsPerElement += plan.numInputs + plan.numOutputs + plan.numColumnSums;
+  // Mixed staging's addexp stages compute their element values again after
+  // the sweep's maximum: their arithmetic, the conversion of each input
+  // they use and its shared-memory reads twice.
+  plan.recomputeExponentials =
+      plan.staging == Staging::Mixed && plan.exponentials > 0;
+  for (unsigned stage = 0; plan.recomputeExponentials &&
+                           stage < plan.numStages; ++stage) {
+    Region &region = op.getStages()[stage];
+    if (!llvm::is_contained(op.getStageCombiners(stage), CombinerKind::AddExp))
+      continue;
+    plan.opsPerElement +=
+        getElementOps(region, elementArgs, getPerRowOps(op, stage));
+    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+      if (!isUsed(region, 1 + i))
+        continue;
+      plan.opsPerElement += 1;
+      if (!plan.isInputInRegisters(i)) {
+        plan.sharedAccessesPerElement += 1 / vector;
+        plan.sharedBytesPerRow += plan.n * elementBytes(input);
+      }
+    }
+  }
 
   auto narrow = [](Value operand) { return elementBytes(operand) < 4; };
   plan.packedRegisters =
-      plan.staging == Staging::Registers && plan.exponentials == 0 &&
-      (llvm::any_of(op.getInputs(), narrow) ||
-       (plan.broadcastsInRegisters &&
-        llvm::any_of(op.getBroadcasts(), narrow)));
+      (plan.staging == Staging::Registers && plan.exponentials == 0 &&
+       (llvm::any_of(op.getInputs(), narrow) ||
+        (plan.broadcastsInRegisters &&
+         llvm::any_of(op.getBroadcasts(), narrow)))) ||
+      (plan.staging == Staging::Mixed && narrow(op.getInputs().back()));
 
   if (plan.staging == Staging::Registers)
     plan.stagedValues =
         plan.elems *
         (plan.numInputs + (plan.broadcastsInRegisters ? plan.numBroadcasts : 0) +
          plan.numColumnSums);
+  else if (plan.staging == Staging::Mixed)
+    plan.stagedValues = plan.elems;
 
   // Occupancy. Threads and shared memory bound the CTAs per SM; within that
   // the plan picks the most CTAs whose register budget the estimate fits
@@ -722,8 +765,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                         : upper == byThreads ? OccupancyLimit::Threads
                                              : OccupancyLimit::CtaSlots;
   int64_t wanted = estimateRegisters(plan);
-  int64_t slack =
-      plan.staging == Staging::Registers ? 0 : kSweepRegisterMargin;
+  int64_t slack = plan.tiling.isOneSweep() ? 0 : kSweepRegisterMargin;
   auto budgetFor = [&](int64_t ctas) {
     int64_t warps =
         llvm::alignTo(ctas * plan.warps, target.warpAllocationGranularity);

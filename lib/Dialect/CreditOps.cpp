@@ -436,6 +436,12 @@ static LogicalResult verifyTiling(RowwiseOp op, TilingAttr tiling,
   if (tiling.getRows() > 1 && !op.getColumnSumOutputs().empty())
     return op.emitOpError("column-sum outputs need a tiling with one row per "
                           "CTA");
+  if (tiling.getStaging() == Staging::Mixed && op.getInputs().size() < 2)
+    return op.emitOpError()
+           << what
+           << " has mixed staging, which keeps the last row input in "
+              "registers and the others in shared memory, but the op has one "
+              "row input (use registers or async staging)";
   return success();
 }
 

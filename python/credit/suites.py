@@ -6,7 +6,9 @@ f16 x cluster sizes 1, 2, 4, 8, 16 at N = 8192, with M = 1 and an odd M,
 row strides larger than N, -inf and NaN rows; N that is not a power of two
 (6000) or not even (4099); long rows up to N = 1048576; and rows split over
 several clusters (every workload and dtype, M = 1, 3, 8 and 37, N up to
-2^21 + 1, each staging). The cluster kernels exchange partial values
+2^21 + 1, each staging); mixed staging for the workloads with several
+row inputs (every dtype and cluster size, a split row, -inf/NaN rows).
+The cluster kernels exchange partial values
 asynchronously (the default); the barrier exchange runs for every workload
 and dtype at clusters of 2, 4 and 16, with several rows per cluster.
 """
@@ -60,12 +62,13 @@ def split_tiling(dtype: str, n: int, cluster: int, splits: int,
     """A tiling that splits rows of `n` `dtype` elements over `splits`
     clusters of `cluster` CTAs (and their CTAs exchange by `exchange`):
     the widest vector that divides N, and enough elements per thread
-    (registers) or sweeps (shared, reread) to cover the row."""
+    (registers, mixed) or sweeps (shared, reread, async) to cover the
+    row."""
     vector = 16 // (4 if dtype == "f32" else 2)
     while n % vector:
         vector //= 2
     per_cta = math.ceil(n / (cluster * splits))
-    if staging == "registers":
+    if staging in ("registers", "mixed"):
         elems = math.ceil(math.ceil(per_cta / threads) / vector) * vector
     else:
         elems = 4 * vector if vector < 4 else vector
@@ -134,6 +137,28 @@ def split_cases() -> list[Case]:
     return cases
 
 
+def mixed_cases(name: str) -> list[Case]:
+    """Mixed staging (the last row input in registers, the others copied
+    into shared memory), for workloads with several row inputs: every
+    dtype and cluster size on rows that leave the last threads partly
+    idle, 37 rows over few clusters; without column sums a row split over
+    eight clusters of two CTAs; and -inf/NaN rows."""
+    if len(WORKLOADS[name].inputs) < 2:
+        return []
+    cases = []
+    for dtype in DTYPES:
+        for cluster in CLUSTERS:
+            n = 8192 * cluster - 24
+            cases.append(Case(name, dtype, n, 0, 37, tiling=split_tiling(
+                dtype, n, cluster, 1, "mixed")))
+        if not WORKLOADS[name].column_sums:
+            cases.append(Case(name, dtype, 300000, 0, 8, tiling=split_tiling(
+                dtype, 300000, 2, 8, "mixed", 512)))
+    cases.append(Case(name, "bf16", 65536, 0, 6, values="special",
+                      tiling=split_tiling("bf16", 65536, 4, 1, "mixed")))
+    return cases
+
+
 def gpu_cases() -> list[Case]:
     cases = split_cases()
     for name in WORKLOADS:
@@ -192,6 +217,7 @@ def gpu_cases() -> list[Case]:
                                                       "async", 512)))
         cases.append(Case(name, "f32", 100003, 0, 5, tiling=split_tiling(
             "f32", 100003, 8, 1, "async", 256)))
+        cases += mixed_cases(name)
         cases.append(Case(name, "bf16", 1048576, 0, 2))
         cases.append(Case(name, "f32", 1048576, 0, 2))
         # Several rows per CTA, a warp each (its warps take different
@@ -370,9 +396,10 @@ SHARED_STAGING = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
 
 def sanitizer_cases() -> list[Case]:
     """One kernel per workload at cluster 8 (the asynchronous exchange) and
-    one with the barrier exchange at cluster 4, one with shared staging and
-    one with rows split over four clusters (of two CTAs; of one with column
-    sums), for compute-sanitizer."""
+    one with the barrier exchange at cluster 4, one with shared staging,
+    one with mixed staging (workloads with several row inputs) and one with
+    rows split over four clusters (of two CTAs; of one with column sums),
+    for compute-sanitizer."""
     cases = []
     for name in WORKLOADS:
         cluster = 1 if WORKLOADS[name].column_sums else 2
@@ -380,6 +407,7 @@ def sanitizer_cases() -> list[Case]:
         cases.append(Case(name, "bf16", 8192, 0, 5, tiling=split_tiling(
             "bf16", 8192, 4, 1, exchange="barrier")))
         cases.append(Case(name, "bf16", 65536, 0, 3, tiling=SHARED_STAGING))
+        cases += mixed_cases(name)[-1:]
         n = split_row_length(name)
         cases.append(Case(name, "bf16", n, 0, 3,
                           tiling=split_tiling("bf16", n, cluster, 4)))

@@ -63,7 +63,7 @@ func.func @rows_cluster() attributes {t = #credit.tiling<cluster = 2, threads = 
 
 // -----
 
-// expected-error @+2 {{expected one of [registers, shared, reread, async] for staging, got: global}}
+// expected-error @+2 {{expected one of [registers, shared, reread, async, mixed] for staging, got: global}}
 // expected-error @+1 {{failed to parse Credit_TilingAttr parameter 'staging'}}
 func.func @staging() attributes {t = #credit.tiling<cluster = 1, threads = 256, vector = 4, elems = 4, staging = global>}
 

@@ -556,6 +556,22 @@ func.func @column_sums_one_row(%x: tensor<?x64xf32>, %c: tensor<4x64xf32>) -> te
 
 // -----
 
+// Mixed staging keeps the last row input in registers and the others in
+// shared memory: an op with one row input has no others.
+func.func @mixed_one_input(%x: tensor<?x4096xbf16>, %o: tensor<?x4096xbf16>) -> tensor<?x4096xbf16> {
+  // expected-error @+1 {{tiling has mixed staging, which keeps the last row input in registers and the others in shared memory, but the op has one row input (use registers or async staging)}}
+  %r = credit.rowwise ins(%x : tensor<?x4096xbf16>) outs(%o : tensor<?x4096xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 512, vector = 8, elems = 8, staging = mixed>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %y = arith.subf %v, %s : f32
+      credit.yield %y : f32
+    }
+  return %r : tensor<?x4096xbf16>
+}
+
+// -----
+
 func.func @cluster_3(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
       // expected-error @+1 {{cluster size must be 1, 2, 4, 8 or 16, got 3}}

@@ -138,6 +138,81 @@ func.func @staged_async(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
 
 // -----
 
+// Mixed staging: the last row input is loaded into registers (kept packed)
+// and the first copied into shared memory, which holds only its slice. The
+// online stage's first pass reads the stage for the maximum; its second
+// pass reads it again at an index offset by a zero of its own (shl 2) and
+// widens the registers anew (xori), computing the exponentials there
+// rather than keeping the first pass's values; the epilogue reads the
+// stage again. No global load of the first input.
+// CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n512_c1t32e16_mixed = {
+// CHECK-SAME: dynamic_shared_memory = 1024
+// CHECK: gpu.module @rowwise_bf16_n512_c1t32e16_mixed
+// CHECK: credit.dynamic_shared_memory : memref<1024xi8, #gpu.address_space<workgroup>>
+// CHECK: vector.load %[[DY:[0-9]+]][{{.*}}] {{.*}} : memref<?xbf16, #gpu.address_space<global>>, vector<8xbf16>
+// CHECK: vector.load %[[DY]][{{.*}}] {{.*}} : memref<?xbf16, #gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>
+// CHECK: credit.async_copy %[[L:[0-9]+]][
+// CHECK: credit.async_copy %[[L]][
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>
+// CHECK-NOT: math.exp {{.*}} : vector<8xf32>
+// CHECK: vector.load %view[{{.*}}] {{.*}}#gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-NOT: math.exp {{.*}} : vector<8xf32>
+// CHECK: vector.load %view[{{.*}}] {{.*}}#gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-NOT: math.exp {{.*}} : vector<8xf32>
+// CHECK: %[[ZERO:[0-9]+]] = llvm.inline_asm {{.*}}shl.b32 $0, $0, 2; }"
+// CHECK: %[[OFFSET:[0-9]+]] = arith.index_castui %[[ZERO]] : i32 to index
+// CHECK: %[[AT:[0-9]+]] = arith.addi %{{[0-9]+}}, %[[OFFSET]] : index
+// CHECK: vector.load %view[%[[AT]]]
+// CHECK: arith.xori
+// CHECK: math.exp {{.*}} : vector<8xf32>
+// CHECK: vector.load %view
+// CHECK: arith.xori
+// CHECK: math.exp {{.*}} : vector<8xf32>
+// CHECK: credit.block_reduce [max, addexp, addexp]
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>
+// CHECK: vector.load %view
+// CHECK: vector.store {{.*}}#gpu.address_space<global>
+// CHECK: vector.load %view
+// CHECK: vector.store {{.*}}#gpu.address_space<global>
+// CHECK-NEXT: }
+// CHECK: gpu.return
+func.func @staged_mixed(%l: tensor<?x512xbf16>, %dy: tensor<?x512xbf16>, %o: tensor<?x512xbf16>) -> tensor<?x512xbf16> {
+  %r = credit.rowwise ins(%l, %dy : tensor<?x512xbf16>, tensor<?x512xbf16>) outs(%o : tensor<?x512xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = mixed>}
+    reduce [max, addexp, addexp] (%j: index, %a: f32, %b: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %a, %one, %b : f32, f32, f32
+    }
+    epilogue (%j: index, %a: f32, %b: f32, %m: f32, %s: f32, %t: f32) {
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      %q = arith.divf %t, %s : f32
+      %u = arith.subf %b, %q : f32
+      %y = arith.mulf %p, %u : f32
+      credit.yield %y : f32
+    }
+  return %r : tensor<?x512xbf16>
+}
+
+// -----
+
+// Mixed staging copies its staged inputs asynchronously, whole 4-, 8- or
+// 16-byte vectors; and it needs an input to keep in registers besides them.
+func.func @staged_mixed_narrow(%x: memref<?x2047xbf16>, %y: memref<?x2047xbf16>, %o: memref<?x2047xbf16>) {
+  // expected-error @+1 {{credit-cluster-tiling: cannot build #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 64, staging = mixed> on sm_90: mixed staging copies 4, 8 or 16 bytes at a time, but a vector of 1 bf16 is 2 bytes}}
+  credit.rowwise ins(%x, %y : memref<?x2047xbf16>, memref<?x2047xbf16>) outs(%o : memref<?x2047xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 64, staging = mixed>}
+    reduce [add] (%j: index, %v: f32, %w: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %w: f32, %s: f32) { credit.yield %s : f32 }
+  return
+}
+
+// -----
+
 // Async staging copies whole 4-, 8- or 16-byte vectors: a 2-byte one is
 // rejected at the op.
 func.func @staged_async_narrow(%x: memref<?x2047xbf16>, %o: memref<?x2047xbf16>) {

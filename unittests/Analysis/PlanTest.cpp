@@ -288,6 +288,83 @@ TEST_F(PlanTest, TheEpiloguePipelinesItsBroadcastLoads) {
   EXPECT_EQ(registers->prefetchRegisters, 0);
 }
 
+/// softmax_logits_bwd's online form, bf16 N = 65536: the maximum and two
+/// sums of exponentials of l, one weighted by dy.
+constexpr const char *kSoftmaxBwd = R"mlir(
+func.func @f(%l: tensor<?x65536xbf16>, %dy: tensor<?x65536xbf16>,
+             %o: tensor<?x65536xbf16>) -> tensor<?x65536xbf16> {
+  %r = credit.rowwise ins(%l, %dy : tensor<?x65536xbf16>, tensor<?x65536xbf16>)
+      outs(%o : tensor<?x65536xbf16>)
+    reduce [max, addexp, addexp] (%j: index, %a: f32, %b: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %a, %one, %b : f32, f32, f32
+    }
+    epilogue (%j: index, %a: f32, %b: f32, %m: f32, %s: f32, %t: f32) {
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      %u = arith.subf %b, %t : f32
+      %y = arith.mulf %e, %u : f32
+      credit.yield %y : f32
+    }
+  return %r : tensor<?x65536xbf16>
+}
+)mlir";
+
+TEST_F(PlanTest, MixedStagingKeepsTheLastInputInRegisters) {
+  RowwiseOp op = parse(kTwoInputs);
+  ASSERT_TRUE(op);
+  // 8 CTAs of 256 threads, 32 elements each: one sweep of 8192. x (input
+  // 0) in shared memory, 8192 bf16; y in registers, 32 per thread packed.
+  std::optional<KernelPlan> plan =
+      buildPlan(op, tiling(8, 256, 8, 32, Staging::Mixed), target);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->sweeps, 1);
+  EXPECT_FALSE(plan->isInputInRegisters(0));
+  EXPECT_TRUE(plan->isInputCopiedAsync(0));
+  EXPECT_TRUE(plan->isInputInRegisters(1));
+  EXPECT_FALSE(plan->isInputCopiedAsync(1));
+  EXPECT_EQ(plan->stagedInputOffsets, (SmallVector<int64_t>{0}));
+  EXPECT_EQ(plan->dynamicSharedBytes, 8192 * 2);
+  EXPECT_EQ(plan->stagedValues, 32);
+  EXPECT_TRUE(plan->packedRegisters);
+  EXPECT_FALSE(plan->recomputeExponentials);
+  EXPECT_EQ(plan->dramRounds, 1);
+  EXPECT_EQ(plan->bytesInFlightPerCta, 256 * 32 * (2 + 2));
+  // x: copied in and read back (2), read again by the second stage (1);
+  // the epilogue reads y from registers and w from global memory.
+  EXPECT_DOUBLE_EQ(plan->sharedAccessesPerElement, 3.0 / 8);
+  EXPECT_EQ(plan->sharedBytesPerRow, 65536 * (2 * 2 + 2));
+  EXPECT_TRUE(plan->enforceRegisterBudget);
+
+  // An online stage: its second pass computes l's exponentials again, so
+  // it reads the stage once more and its arithmetic counts twice.
+  RowwiseOp online = parse(kSoftmaxBwd);
+  ASSERT_TRUE(online);
+  std::optional<KernelPlan> mixed =
+      buildPlan(online, tiling(4, 256, 8, 64, Staging::Mixed), target);
+  std::optional<KernelPlan> async =
+      buildPlan(online, tiling(4, 256, 8, 64, Staging::Async), target);
+  ASSERT_TRUE(mixed && async);
+  EXPECT_TRUE(mixed->recomputeExponentials);
+  EXPECT_TRUE(mixed->packedRegisters);
+  EXPECT_FALSE(async->recomputeExponentials);
+  // l and dy widened again.
+  EXPECT_EQ(mixed->opsPerElement, async->opsPerElement + 2);
+  // Copied in and read back, read again by the second pass and by the
+  // epilogue.
+  EXPECT_DOUBLE_EQ(mixed->sharedAccessesPerElement, 4.0 / 8);
+  EXPECT_EQ(mixed->dynamicSharedBytes, 16384 * 2);
+
+  // One row input: nothing to stage beside the register input.
+  RowwiseOp softmax = parse(kSoftmax);
+  ASSERT_TRUE(softmax);
+  std::string why;
+  EXPECT_FALSE(buildPlan(softmax, tiling(1, 1024, 4, 4, Staging::Mixed),
+                         target, &why));
+  EXPECT_EQ(why, "mixed staging keeps the last row input in registers and "
+                 "the others in shared memory, but the op has one row input");
+}
+
 TEST_F(PlanTest, SquaredDeviationsPassOverTheStagedSlice) {
   RowwiseOp op = parse(kMoments);
   ASSERT_TRUE(op);
@@ -571,7 +648,7 @@ TEST_F(PlanTest, SweepsAlsoOnSmallerCtas) {
   auto staged = [](const std::vector<KernelPlan> &plans, int64_t cluster) {
     std::set<int64_t> threads;
     for (const KernelPlan &plan : plans)
-      if (plan.staging != Staging::Registers && plan.cluster == cluster &&
+      if (!plan.tiling.isOneSweep() && plan.cluster == cluster &&
           plan.splits == 1)
         threads.insert(plan.threads);
     return threads;
@@ -584,7 +661,7 @@ TEST_F(PlanTest, SweepsAlsoOnSmallerCtas) {
   std::vector<KernelPlan> plans = enumerateCandidates(op, target);
   EXPECT_EQ(staged(plans, 1), (std::set<int64_t>{256, 512, 1024}));
   for (const KernelPlan &plan : plans) {
-    if (plan.staging != Staging::Registers) {
+    if (!plan.tiling.isOneSweep()) {
       EXPECT_GE(plan.threads, 128);
     }
   }

@@ -89,8 +89,9 @@ struct KernelPlan {
   /// Asynchronous exchange: the mbarriers (8 bytes each) the cluster
   /// scratch's buffers complete on, one per buffer and stage.
   int64_t clusterBarriers = 0;
-  /// Shared staging: where each row input's slice starts in dynamic shared
-  /// memory (16-byte aligned), and its total.
+  /// Shared, async and mixed staging: where each staged row input's slice
+  /// starts in dynamic shared memory (16-byte aligned; the leading inputs,
+  /// all but the last with mixed staging), and their total.
   llvm::SmallVector<int64_t> stagedInputOffsets;
   int64_t dynamicSharedBytes = 0;
   int64_t staticSharedBytes = 0;
@@ -181,8 +182,16 @@ struct KernelPlan {
   /// registers) and are widened at each use. An addexp stage needs its
   /// maximum before its exponentials; there, keeping the widened values
   /// through the stage (or rescaling chunk by chunk) measured no faster, so
-  /// its values stay widened (benchmarks/RESULTS.md, 2026-12-02).
+  /// its values stay widened (benchmarks/RESULTS.md, 2026-12-02). Mixed
+  /// staging packs its register input whatever the stages: its addexp
+  /// stages compute their exponentials in a second pass over the slice
+  /// (recomputeExponentials).
   bool packedRegisters = false;
+  /// An addexp stage's second pass, after the sweep's maximum, computes
+  /// its exponents and weights again from the staged slice rather than
+  /// keep every chunk's values live from the first pass (mixed staging,
+  /// whose one sweep is too long to keep them).
+  bool recomputeExponentials = false;
   int64_t ctasPerSM = 0;
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
   /// Resident warps over the SM's maximum.
@@ -194,6 +203,18 @@ struct KernelPlan {
 
   /// Bytes of one CTA's slice of all row inputs.
   int64_t getSliceInputBytes() const { return slice * inputBytesPerColumn; }
+  /// Whether row input `input` is held in registers between the regions:
+  /// every input with registers staging, the last with mixed staging.
+  bool isInputInRegisters(unsigned input) const {
+    return staging == Staging::Registers ||
+           (staging == Staging::Mixed && input + 1 == numInputs);
+  }
+  /// Whether row input `input` is copied into shared memory asynchronously
+  /// when the row begins: async staging, and mixed staging's other inputs.
+  bool isInputCopiedAsync(unsigned input) const {
+    return staging == Staging::Async ||
+           (staging == Staging::Mixed && !isInputInRegisters(input));
+  }
 };
 
 /// The widest vector (in elements) of at most `target.maxAccessBytes` for

@@ -38,7 +38,8 @@ def Credit_Staging : I32EnumAttr<"Staging", "staging", [
       I32EnumAttrCase<"Registers", 0, "registers">,
       I32EnumAttrCase<"Shared", 1, "shared">,
       I32EnumAttrCase<"Reread", 2, "reread">,
-      I32EnumAttrCase<"Async", 3, "async">
+      I32EnumAttrCase<"Async", 3, "async">,
+      I32EnumAttrCase<"Mixed", 4, "mixed">
     ]> {
   let cppNamespace = "::mlir::credit";
   let genSpecializedAttr = 0;
@@ -95,7 +96,12 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
       fit in the shared memory a CTA can have on the target chip), `async`
       (shared memory filled by asynchronous copies of the whole slice,
       `cp.async`, when a row begins: every row input's vector must be 4, 8
-      or 16 bytes), or `reread` from global memory for every stage.
+      or 16 bytes), `reread` from global memory for every stage, or
+      `mixed`: the last row input in registers (16-bit values packed) and
+      the others copied asynchronously into shared memory like `async`,
+      covering the row in one sweep like `registers` (for ops with several
+      row inputs whose slices fit neither in registers nor in shared memory
+      alone).
     - `splits`: clusters that share a row (default 1). With more than one,
       the row is cut into `splits` parts of `cluster` CTAs each; every
       cluster reduces its part through distributed shared memory and the
@@ -141,12 +147,18 @@ def Credit_TilingAttr : Credit_Attr<"Tiling", "tiling"> {
     int64_t getCtasPerRow() const {
       return static_cast<int64_t>(getCluster()) * getSplits();
     }
+    /// Whether the CTA covers its slice in one sweep, holding (some of) it
+    /// in registers: registers and mixed staging.
+    bool isOneSweep() const {
+      return getStaging() == Staging::Registers ||
+             getStaging() == Staging::Mixed;
+    }
     /// Elements of a row of length `n` that one CTA of the row owns: one
-    /// sweep of `threads / rows * elems` elements with registers staging,
-    /// else enough whole sweeps to cover `ceil(n / (cluster * splits))`
-    /// elements.
+    /// sweep of `threads / rows * elems` elements with registers or mixed
+    /// staging, else enough whole sweeps to cover `ceil(n / (cluster *
+    /// splits))` elements.
     int64_t getSliceLength(int64_t n) const {
-      if (getStaging() == Staging::Registers)
+      if (isOneSweep())
         return getElementsPerCta();
       int64_t perCta = (n + getCtasPerRow() - 1) / getCtasPerRow();
       return (perCta + getElementsPerCta() - 1) / getElementsPerCta() *

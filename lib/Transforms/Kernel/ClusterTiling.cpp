@@ -140,10 +140,10 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
       // a later chunk's load for all LLVM and ptxas know, so loads emitted
       // after it would wait for the previous chunk's loads to return
       // (layernorm's gamma and beta: one memory latency per chunk). Each
-      // column is still read before the same thread writes it. Registers
-      // staging loads chunk by chunk: its chunks are many, its budget is
-      // not enforced, and every chunk's loads at once measured up to twice
-      // the registers (layernorm bf16 4096 c1 t128 e32: 64 -> 121).
+      // column is still read before the same thread writes it. One-sweep
+      // stagings (registers, mixed) load chunk by chunk: their chunks are
+      // many, and every chunk's loads at once measured up to twice the
+      // registers (layernorm bf16 4096 c1 t128 e32: 64 -> 121).
       SmallVector<ChunkPosition> positions;
       SmallVector<SmallVector<Value>> chunkArgs;
       ArrayRef<Value> current = ArrayRef<Value>(carried).drop_front(numSums);
@@ -160,7 +160,7 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
                                            positions.back(), plan.numStages,
                                            results, loaded));
       };
-      bool hoist = plan.staging != Staging::Registers;
+      bool hoist = !plan.tiling.isOneSweep();
       if (hoist)
         for (int64_t chunk = 0; chunk < plan.chunks; ++chunk)
           loadChunk(chunk);

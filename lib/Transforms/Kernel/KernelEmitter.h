@@ -84,6 +84,10 @@ struct RowState {
   /// The current pass's zero (see KernelEmitter::beginPass); null where
   /// registers hold no 16-bit chunks.
   Value opaqueZero;
+  /// An addexp stage's second pass reads the slice again
+  /// (KernelPlan::recomputeExponentials): registers are widened as reuses
+  /// and shared memory is read at indices offset by opaqueZero.
+  bool again = false;
 };
 
 /// Builds the kernel of one credit.rowwise op from its plan.

@@ -295,13 +295,31 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           sums.push_back(k);
       for (unsigned k : sums)
         next[k] = arith::MulFOp::create(b, loc, accs[k], scale);
+      // The second pass's own zero, where it reads the slice again.
+      Value firstZero = state.opaqueZero;
+      if (plan.recomputeExponentials)
+        state.opaqueZero = createOpaqueZero(plan.numStages + 1 + stage);
       // Chunk by chunk, each exponential added where it is computed, so
       // that no chunk's exponentials wait for the others'.
       for (auto [chunk, exponent] : llvm::enumerate(kept[partner])) {
+        SmallVector<Value> again;
+        if (plan.recomputeExponentials) {
+          ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
+          state.again = true;
+          SmallVector<Value> args =
+              getElementArgs(block, state, chunk, pos, stage, results);
+          state.again = false;
+          again = cloneElementwise(b, block, args);
+          exponent = asVector(again[partner]);
+        }
         Value e = math::ExpOp::create(
             b, loc, arith::SubFOp::create(b, loc, exponent, shifts));
         for (unsigned k : sums) {
           Value weight = kept[k][chunk];
+          if (!again.empty())
+            weight = matchPattern(again[k], m_OneFloat())
+                         ? Value()
+                         : asVector(again[k]);
           Value term =
               weight ? Value(arith::MulFOp::create(b, loc, e, weight)) : e;
           Value partial = vector::ReductionOp::create(
@@ -309,6 +327,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           next[k] = accumulate(next[k], partial, valid[chunk], kinds[k]);
         }
       }
+      state.opaqueZero = firstZero;
     }
     // sqdev, rows reread: the sweep's moments (its sum and count, then the
     // squared deviations from its mean), merged into the running ones once.

@@ -37,7 +37,7 @@ void KernelEmitter::emitIf(Value condition, function_ref<void()> body) {
 }
 
 void KernelEmitter::createStagedViews() {
-  if (plan.staging != Staging::Shared && plan.staging != Staging::Async)
+  if (plan.stagedInputOffsets.empty())
     return;
   auto workgroup = gpu::AddressSpaceAttr::get(op.getContext(),
                                               gpu::AddressSpace::Workgroup);
@@ -45,8 +45,9 @@ void KernelEmitter::createStagedViews() {
       b, loc,
       MemRefType::get({plan.dynamicSharedBytes}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
-  for (auto [input, offset] :
-       llvm::zip_equal(op.getInputs(), plan.stagedInputOffsets)) {
+  // The staged inputs are the leading ones.
+  for (auto [offset, input] :
+       llvm::zip_first(plan.stagedInputOffsets, op.getInputs())) {
     auto type = MemRefType::get({ShapedType::kDynamic}, elementTypeOf(input),
                                 MemRefLayoutAttrInterface(), workgroup);
     stagedViews.push_back(
@@ -247,10 +248,14 @@ void KernelEmitter::loadBroadcastRegisters() {
 }
 
 void KernelEmitter::loadRowRegisters(RowState &state) {
-  if (plan.staging != Staging::Registers)
+  if (!plan.tiling.isOneSweep())
     return;
   for (auto [i, input] : llvm::enumerate(op.getInputs())) {
     SmallVector<Value> loaded;
+    if (!plan.isInputInRegisters(i)) {
+      state.registers.push_back(loaded);
+      continue;
+    }
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(index(0), chunk, state.rowValid);
       Value raw = loadVector(inputViews[i],
@@ -263,7 +268,7 @@ void KernelEmitter::loadRowRegisters(RowState &state) {
 }
 
 void KernelEmitter::copyRowToShared(RowState &state) {
-  if (plan.staging != Staging::Async)
+  if (plan.staging != Staging::Async && plan.staging != Staging::Mixed)
     return;
   // The previous row's reads of these positions were this thread's own,
   // earlier in program order, so the copies cannot overtake them.
@@ -271,7 +276,8 @@ void KernelEmitter::copyRowToShared(RowState &state) {
   forEachSweep({}, [&](Value sweep, SmallVector<Value>) {
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(sweep, chunk, state.rowValid);
-      for (auto [i, view] : llvm::enumerate(inputViews))
+      for (auto [i, view] : llvm::enumerate(
+               ArrayRef<Value>(inputViews).take_front(stagedViews.size())))
         AsyncCopyOp::create(
             b, loc, view, add(state.inputOffsets[i], pos.column),
             stagedViews[i], stagedIndex(pos), pos.valid ? pos.valid : always,
@@ -291,12 +297,23 @@ Value KernelEmitter::stagedIndex(const ChunkPosition &pos) {
 Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
                               const ChunkPosition &pos, unsigned stage) {
   Type element = elementTypeOf(op.getInputs()[input]);
+  if (plan.isInputInRegisters(input))
+    return widenStaged(state, state.registers[input][chunk],
+                       stage > 0 || state.again);
   switch (plan.staging) {
   case Staging::Registers:
-    return widenStaged(state, state.registers[input][chunk], stage > 0);
+    llvm_unreachable("registers staging holds every input in registers");
   case Staging::Async:
+  case Staging::Mixed: {
+    Value local = stagedIndex(pos);
+    // Read again in the same pass: at an index that neither LLVM nor
+    // ptxas can see is the same, else they keep the first read's values.
+    if (state.again)
+      local = add(local, arith::IndexCastUIOp::create(
+                             b, loc, b.getIndexType(), state.opaqueZero));
     return toComputeType(
-        loadVector(stagedViews[input], stagedIndex(pos), element, Value()));
+        loadVector(stagedViews[input], local, element, Value()));
+  }
   case Staging::Shared: {
     Value staged = stagedViews[input];
     Value local = stagedIndex(pos);
