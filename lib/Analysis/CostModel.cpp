@@ -323,7 +323,9 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         // The same sweep with all row inputs but the last in shared memory,
         // for slices that fit neither in registers nor in shared memory
         // (measured on CTAs of 256 to 1024 threads).
-        if (op.getInputs().size() > 1 && threads >= kMinMixedThreads)
+        if (op.getInputs().size() > 1 && threads >= kMinMixedThreads &&
+            elems <= 64 && vector * inputBytes == 16 &&
+            ctasPerRow * threads * elems == n)
           add(cluster, threads, elems, 1, Staging::Mixed, splits);
       }
       // Short rows: several rows per CTA, 32 to 128 threads on each.
