@@ -241,9 +241,23 @@ static constexpr int64_t kMinSplitPart = 2048;
 /// model underestimates them by up to 1.45x.
 static constexpr int64_t kMinSplitThreads = 128;
 
-/// The fewest threads per CTA of mixed-staging candidates: smaller ones
-/// were not measured (benchmarks/RESULTS.md, 2026-12-04, mixed staging).
-static constexpr int64_t kMinMixedThreads = 256;
+/// Whether a one-sweep tiling of `threads` x `elems` elements per CTA,
+/// `ctasPerRow` CTAs per row of `n` and `accessBytes` per vector is a
+/// mixed-staging candidate. Measured at the 92 points of the cost-model
+/// evaluation with several row inputs (benchmarks/COSTMODEL.md,
+/// 2026-12-04): offered beyond these bounds, the model took mixed tilings
+/// that measured up to 1.46x slower than its earlier choice; within them it
+/// took none slower. Where the CTAs' slices pass the row's end, every
+/// chunk's bounds test makes ptxas spill what the register estimate does
+/// not see (softmax_logits_bwd bf16 31 x 203424, e56: 132 bytes spilled);
+/// narrower vectors and more elements per thread leave it wrong by more;
+/// CTAs under 256 threads were not measured.
+static bool isMixedCandidate(int64_t threads, int64_t elems,
+                             int64_t accessBytes, int64_t ctasPerRow,
+                             int64_t n) {
+  return threads >= 256 && elems <= 64 && accessBytes == 16 &&
+         ctasPerRow * threads * elems == n;
+}
 
 /// The candidates of `op` with `onlyCluster` CTAs (any when 0). Relaxed,
 /// for a forced cluster size that no strict candidate has: 32-thread CTAs,
@@ -321,11 +335,10 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
         registers |=
             add(cluster, threads, elems, 1, Staging::Registers, splits);
         // The same sweep with all row inputs but the last in shared memory,
-        // for slices that fit neither in registers nor in shared memory
-        // (measured on CTAs of 256 to 1024 threads).
-        if (op.getInputs().size() > 1 && threads >= kMinMixedThreads &&
-            elems <= 64 && vector * inputBytes == 16 &&
-            ctasPerRow * threads * elems == n)
+        // for slices that fit neither in registers nor in shared memory.
+        if (op.getInputs().size() > 1 && isMixedCandidate(threads, elems,
+                                                          vector * inputBytes,
+                                                          ctasPerRow, n))
           add(cluster, threads, elems, 1, Staging::Mixed, splits);
       }
       // Short rows: several rows per CTA, 32 to 128 threads on each.
