@@ -336,9 +336,9 @@ static std::vector<KernelPlan> enumerate(RowwiseOp op,
             add(cluster, threads, elems, 1, Staging::Registers, splits);
         // The same sweep with all row inputs but the last in shared memory,
         // for slices that fit neither in registers nor in shared memory.
-        if (op.getInputs().size() > 1 && isMixedCandidate(threads, elems,
-                                                          vector * inputBytes,
-                                                          ctasPerRow, n))
+        if (op.getInputs().size() > 1 &&
+            isMixedCandidate(threads, elems, vector * inputBytes, ctasPerRow,
+                             n))
           add(cluster, threads, elems, 1, Staging::Mixed, splits);
       }
       // Short rows: several rows per CTA, 32 to 128 threads on each.

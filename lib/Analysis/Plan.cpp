@@ -714,8 +714,8 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   // they use and its shared-memory reads twice.
   plan.recomputeExponentials =
       plan.staging == Staging::Mixed && plan.exponentials > 0;
-  for (unsigned stage = 0; plan.recomputeExponentials &&
-                           stage < plan.numStages; ++stage) {
+  for (unsigned stage = 0; plan.recomputeExponentials && stage < plan.numStages;
+       ++stage) {
     Region &region = op.getStages()[stage];
     if (!llvm::is_contained(op.getStageCombiners(stage), CombinerKind::AddExp))
       continue;

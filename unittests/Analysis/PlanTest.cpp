@@ -359,8 +359,8 @@ TEST_F(PlanTest, MixedStagingKeepsTheLastInputInRegisters) {
   RowwiseOp softmax = parse(kSoftmax);
   ASSERT_TRUE(softmax);
   std::string why;
-  EXPECT_FALSE(buildPlan(softmax, tiling(1, 1024, 4, 4, Staging::Mixed),
-                         target, &why));
+  EXPECT_FALSE(
+      buildPlan(softmax, tiling(1, 1024, 4, 4, Staging::Mixed), target, &why));
   EXPECT_EQ(why, "mixed staging keeps the last row input in registers and "
                  "the others in shared memory, but the op has one row input");
 }

@@ -317,9 +317,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
         for (unsigned k : sums) {
           Value weight = kept[k][chunk];
           if (!again.empty())
-            weight = matchPattern(again[k], m_OneFloat())
-                         ? Value()
-                         : asVector(again[k]);
+            weight = matchPattern(again[k], m_OneFloat()) ? Value()
+                                                          : asVector(again[k]);
           Value term =
               weight ? Value(arith::MulFOp::create(b, loc, e, weight)) : e;
           Value partial = vector::ReductionOp::create(

@@ -309,8 +309,8 @@ Value KernelEmitter::getInput(RowState &state, unsigned input, unsigned chunk,
     // Read again in the same pass: at an index that neither LLVM nor
     // ptxas can see is the same, else they keep the first read's values.
     if (state.again)
-      local = add(local, arith::IndexCastUIOp::create(
-                             b, loc, b.getIndexType(), state.opaqueZero));
+      local = add(local, arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                                      state.opaqueZero));
     return toComputeType(
         loadVector(stagedViews[input], local, element, Value()));
   }
