@@ -142,7 +142,8 @@ def mixed_cases(name: str) -> list[Case]:
     into shared memory), for workloads with several row inputs: every
     dtype and cluster size on rows that leave the last threads partly
     idle, 37 rows over few clusters; without column sums a row split over
-    eight clusters of two CTAs; and -inf/NaN rows."""
+    eight clusters of two CTAs and four rows per CTA; and -inf/NaN
+    rows."""
     if len(WORKLOADS[name].inputs) < 2:
         return []
     cases = []
@@ -156,6 +157,12 @@ def mixed_cases(name: str) -> list[Case]:
                 dtype, 300000, 2, 8, "mixed", 512)))
     cases.append(Case(name, "bf16", 65536, 0, 6, values="special",
                       tiling=split_tiling("bf16", 65536, 4, 1, "mixed")))
+    # Four rows per CTA, a warp each (not with column sums: one row per CTA).
+    if not WORKLOADS[name].column_sums:
+        for dtype, vector in (("f32", 4), ("bf16", 8)):
+            cases.append(Case(name, dtype, 1024, 0, 37, tiling=(
+                f"#credit.tiling<cluster = 1, threads = 128, vector = "
+                f"{vector}, elems = 32, rows = 4, staging = mixed>")))
     return cases
 
 
