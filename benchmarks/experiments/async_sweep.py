@@ -3,11 +3,16 @@ and 4, N = 1M, against the default.
 
     python async_sweep.py build OUT           # CPU
     CREDIT_ARTIFACTS=OUT python async_sweep.py time RESULT   # GPU
+
+`build` and `time` are mixed_staging.py's, with these points and tilings.
 """
-import json
 import os
-import pathlib
 import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+import mixed_staging  # noqa: E402
 
 POINTS = [("cross_entropy", "bf16", 8, 1 << 20),
           ("cross_entropy", "bf16", 4, 1 << 20),
@@ -22,82 +27,15 @@ def tilings(n):
             for threads in (256, 512, 1024):
                 for elems in (8, 16, 32):
                     part = -(-n // (cluster * splits))
-                    if part % (threads * elems) or part // (threads * elems) > 8:
+                    if part % (threads * elems) or \
+                            part // (threads * elems) > 8:
                         continue
-                    out.append(f"#credit.tiling<cluster = {cluster}, threads = "
-                               f"{threads}, vector = VEC, elems = {elems}, "
-                               f"staging = async, splits = {splits}>")
+                    out.append(f"#credit.tiling<cluster = {cluster}, "
+                               f"threads = {threads}, vector = VEC, elems = "
+                               f"{elems}, staging = async, splits = {splits}>")
     return out
 
 
-def build(out):
-    from credit.build import build as build_requests
-    from credit.compiler import Request
-    from credit.workloads import WORKLOADS
-    chosen, requests = {}, []
-
-    for w, d, m, n in POINTS:
-        vec = 8 if d == "bf16" else 4
-        ts = [t.replace("VEC", str(vec)) for t in tilings(n)]
-        reqs = [Request(w, d, n, 0, WORKLOADS[w].eps, tiling=t) for t in ts]
-        reqs.append(Request(w, d, n, 0, WORKLOADS[w].eps))
-        requests += reqs
-        chosen[f"{w}/{d}/{m}/{n}"] = chosen.get(f"{w}/{d}/{m}/{n}", []) + ts
-    build_requests(list(dict.fromkeys(requests)), out, os.cpu_count() or 2,
-                   "bin")
-    # Only the tilings that compiled (the others are illegal on sm_90).
-    built = {json.loads(p.read_text())["request"]["tiling"]
-             for p in pathlib.Path(out).glob("*/request.json")}
-    chosen = {k: [t for t in v if t in built] for k, v in chosen.items()}
-    pathlib.Path(out, "sweep.json").write_text(json.dumps(chosen, indent=1))
-    print({k: len(v) for k, v in chosen.items()})
-
-
-def time(result):
-    import torch
-    import credit.ops
-    from credit import bench, suites
-    library = os.environ["CREDIT_ARTIFACTS"]
-    chosen = json.loads(pathlib.Path(library, "sweep.json").read_text())
-    refs = bench._references()
-    rows = []
-    for key, candidates in chosen.items():
-        w, d, m, n = key.split("/")
-        m, n = int(m), int(n)
-        fn = bench._credit_fn(w)
-        torch.manual_seed(m + n)
-        args, ref, sets = bench.experiment_inputs(suites.Point(w, d, m, n),
-                                                  torch, refs)
-        for tiling in [None] + candidates + [None]:
-            try:
-                if tiling:
-                    with credit.ops.force_tiling(tiling):
-                        err = bench._error(fn(*args), ref)
-                        us = (bench.time_graph(torch, fn, sets) * 1e3
-                              if err < 1e-2 else None)
-                else:
-                    err = bench._error(fn(*args), ref)
-                    us = bench.time_graph(torch, fn, sets) * 1e3
-            except Exception as e:  # recorded
-                err, us = str(e)[:200], None
-            rows.append({"workload": w, "dtype": d, "m": m, "n": n,
-                         "tiling": tiling or "default", "us": us,
-                         "error": err})
-        mine = [r for r in rows if r["workload"] == w and r["m"] == m and
-                r["dtype"] == d and r["n"] == n]
-        default = min(mine[0]["us"] or 1e9, mine[-1]["us"] or 1e9)
-        ok = [r for r in mine[1:-1] if r["us"]]
-        best = min(ok, key=lambda r: r["us"]) if ok else None
-        bad = [r for r in mine if not r["us"]]
-        print(f"{w} {d} {m}x{n}: default {round(default, 2)} "
-              f"us; best other {best and round(best['us'], 2)} "
-              f"{best and best['tiling']}; {len(bad)} failed", flush=True)
-        del sets, args
-        torch.cuda.empty_cache()
-    pathlib.Path(result).write_text(json.dumps({"rows": rows}, indent=1))
-
-
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
-                                    "python"))
-    {"build": build, "time": time}[sys.argv[1]](*sys.argv[2:])
+    {"build": lambda out: mixed_staging.build(out, POINTS, tilings, False),
+     "time": mixed_staging.time}[sys.argv[1]](*sys.argv[2:])

@@ -67,18 +67,22 @@ def grid_points():
     return out
 
 
-def build(out):
+def build(out, points=POINTS, sweep=None, versus_grid=True):
+    """Compiles `sweep(n)`'s tilings (VEC: the dtype's 16-byte vector) and
+    the default at each of `points`, and with `versus_grid` the grid
+    points' previous choices; writes OUT/sweep.json."""
     from credit.build import build as build_requests
     from credit.compiler import Request
     from credit.workloads import WORKLOADS
+    sweep = sweep or tilings
     chosen, requests = {}, []
-    for w, d, m, n, other in grid_points():
+    for w, d, m, n, other in grid_points() if versus_grid else []:
         requests += [Request(w, d, n, 0, WORKLOADS[w].eps, tiling=other),
                      Request(w, d, n, 0, WORKLOADS[w].eps)]
         chosen[f"{w}/{d}/{m}/{n}"] = [other]
-    for w, d, m, n in POINTS:
+    for w, d, m, n in points:
         vec = 8 if d == "bf16" else 4
-        ts = [t.replace("VEC", str(vec)) for t in tilings(n)]
+        ts = [t.replace("VEC", str(vec)) for t in sweep(n)]
         reqs = [Request(w, d, n, 0, WORKLOADS[w].eps, tiling=t) for t in ts]
         reqs.append(Request(w, d, n, 0, WORKLOADS[w].eps))
         requests += reqs
