@@ -6,10 +6,11 @@
     python -m credit.bench --render results.json    # the table again
 
 For every point of a grid it checks each implementation against a float64
-reference on fresh random inputs, then times it: the calls over enough
-distinct input sets to exceed the 60 MB L2 (at least 256 MB) are captured in
-a CUDA graph, so that launch overhead is left out for every implementation
-alike, and the median of 20 replays, per call, is reported with GB/s of
+reference on fresh random inputs, then times it: at least 64 calls, cycling
+over enough distinct input sets to exceed the 60 MB L2 (at least 256 MB),
+are captured in a CUDA graph, so that launch overhead and the replay's own
+start are left out for every implementation alike, and the median of 20
+replays, per call, is reported with GB/s of
 compulsory traffic
 (each input read once, each output written once), the fraction of a
 device-to-device copy measured in the same run, and the speedup of CREDIT's
@@ -330,9 +331,14 @@ def experiment_inputs(point, torch, references):
     return args, reference, sets
 
 
-def time_graph(torch, fn, arg_sets, reps: int = 20) -> float:
+def time_graph(torch, fn, arg_sets, reps: int = 20,
+               min_calls: int = 64) -> float:
     """Milliseconds per call of `fn` over `arg_sets`, replayed as one CUDA
-    graph (median of `reps` replays)."""
+    graph (median of `reps` replays). The graph cycles over the sets until
+    it holds at least `min_calls` calls: a replay's own start and end cost
+    5-9 us (measured at 8 x 1M, RESULTS.md, 2026-12-04), which a graph of
+    the 6-8 large sets that exceed L2 would charge to each call as 0.7-1.4
+    us."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -342,9 +348,10 @@ def time_graph(torch, fn, arg_sets, reps: int = 20) -> float:
             fn(*args)
     torch.cuda.current_stream().wait_stream(side)
     torch.cuda.synchronize()
+    calls = arg_sets * max(1, math.ceil(min_calls / len(arg_sets)))
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        for args in arg_sets:
+        for args in calls:
             fn(*args)
     graph.replay()
     torch.cuda.synchronize()
@@ -356,7 +363,7 @@ def time_graph(torch, fn, arg_sets, reps: int = 20) -> float:
         graph.replay()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end) / len(arg_sets))
+        times.append(start.elapsed_time(end) / len(calls))
     del graph
     times.sort()
     return times[len(times) // 2]
