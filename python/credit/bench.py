@@ -336,9 +336,9 @@ def time_graph(torch, fn, arg_sets, reps: int = 20,
     """Milliseconds per call of `fn` over `arg_sets`, replayed as one CUDA
     graph (median of `reps` replays). The graph cycles over the sets until
     it holds at least `min_calls` calls: a replay's own start and end cost
-    5-9 us (measured at 8 x 1M, RESULTS.md, 2026-12-04), which a graph of
-    the 6-8 large sets that exceed L2 would charge to each call as 0.7-1.4
-    us."""
+    6-13 us, which a graph of the few large sets that exceed L2 charged to
+    each of their calls (0.5 us at 8 sets, all of it at one; RESULTS.md,
+    2026-12-04, seventeenth session)."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
