@@ -58,7 +58,6 @@ def time(result):
     """Times every tiling with the library CREDIT_ARTIFACTS names (one
     process per library: the libraries' kernels have the same names)."""
     import torch
-    import credit.ops
     from credit import bench, suites
     library = os.environ["CREDIT_ARTIFACTS"]
     chosen = json.loads(pathlib.Path(library, "sweep.json").read_text())
@@ -72,13 +71,8 @@ def time(result):
         args, ref, sets = bench.experiment_inputs(suites.Point(w, d, m, n),
                                                   torch, refs)
         for tiling in candidates:
-            try:
-                with credit.ops.force_tiling(tiling):
-                    err = bench._error(fn(*args), ref)
-                    us = (bench.time_graph(torch, fn, sets) * 1e3
-                          if err < 1e-2 else None)
-            except Exception as e:  # recorded
-                err, us = str(e)[:200], None
+            err, us = bench.check_and_time(torch, fn, tiling, args, ref, sets,
+                                           d)
             rows.append({"workload": w, "dtype": d, "m": m, "n": n,
                          "library": library, "tiling": tiling, "us": us,
                          "error": err})

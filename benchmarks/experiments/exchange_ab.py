@@ -47,7 +47,6 @@ def build(out):
 
 def time(out, result):
     import torch
-    import credit.ops
     from credit import bench, suites
     os.environ["CREDIT_ARTIFACTS"] = os.path.abspath(out)
     pairs = json.loads(pathlib.Path(out, "pairs.json").read_text())
@@ -60,21 +59,17 @@ def time(out, result):
         torch.manual_seed(m + n)
         args, ref, sets = bench.experiment_inputs(
             suites.Point(w, d, m, n), torch, refs)
-        tolerance = 2e-4 if d == "f32" else 1e-2
         for tiling in tilings:
             row = {"workload": w, "dtype": d, "m": m, "n": n,
                    "tiling": tiling}
             for protocol, t in (("async", tiling),
                                 ("barrier", barrier_twin(tiling))):
-                with credit.ops.force_tiling(t):
-                    try:
-                        err = bench._error(fn(*args), ref)
-                        row[f"{protocol}_error"] = err
-                        if err < tolerance:
-                            row[f"{protocol}_us"] = 1e3 * bench.time_graph(
-                                torch, fn, sets)
-                    except Exception as e:  # recorded
-                        row[f"{protocol}_failure"] = str(e)[:200]
+                err, us = bench.check_and_time(torch, fn, t, args, ref, sets,
+                                               d)
+                kind = "failure" if isinstance(err, str) else "error"
+                row[f"{protocol}_{kind}"] = err
+                if us is not None:
+                    row[f"{protocol}_us"] = us
             rows.append(row)
             a, b = row.get("async_us"), row.get("barrier_us")
             print(f"{w} {d} {m}x{n} {tiling}: async "

@@ -52,7 +52,6 @@ def build(out):
 
 def time(out, result):
     import torch
-    import credit.ops
     from credit import bench, suites
     os.environ["CREDIT_ARTIFACTS"] = os.path.abspath(out)
     chosen = json.loads(pathlib.Path(out, "sweep.json").read_text())
@@ -67,17 +66,8 @@ def time(out, result):
                                                   torch, refs)
         # The default first and last: the card warms up over a point.
         for tiling in [None] + candidates + [None]:
-            try:
-                if tiling:
-                    with credit.ops.force_tiling(tiling):
-                        err = bench._error(fn(*args), ref)
-                        us = bench.time_graph(torch, fn, sets) * 1e3 \
-                            if err < 1e-2 else None
-                else:
-                    err = bench._error(fn(*args), ref)
-                    us = bench.time_graph(torch, fn, sets) * 1e3
-            except Exception as e:  # recorded
-                err, us = str(e)[:200], None
+            err, us = bench.check_and_time(torch, fn, tiling, args, ref, sets,
+                                           d)
             rows.append({"workload": w, "dtype": d, "m": m, "n": n,
                          "tiling": tiling or "default", "us": us, "error": err})
         mine = rows[-len(candidates) - 2:]

@@ -99,7 +99,6 @@ def build(out, points=POINTS, sweep=None, versus_grid=True):
 
 def time(result):
     import torch
-    import credit.ops
     from credit import bench, suites
     library = os.environ["CREDIT_ARTIFACTS"]
     chosen = json.loads(pathlib.Path(library, "sweep.json").read_text())
@@ -113,17 +112,8 @@ def time(result):
         args, ref, sets = bench.experiment_inputs(suites.Point(w, d, m, n),
                                                   torch, refs)
         for tiling in [None] + candidates + [None]:
-            try:
-                if tiling:
-                    with credit.ops.force_tiling(tiling):
-                        err = bench._error(fn(*args), ref)
-                        us = (bench.time_graph(torch, fn, sets) * 1e3
-                              if err < 1e-2 else None)
-                else:
-                    err = bench._error(fn(*args), ref)
-                    us = bench.time_graph(torch, fn, sets) * 1e3
-            except Exception as e:  # recorded
-                err, us = str(e)[:200], None
+            err, us = bench.check_and_time(torch, fn, tiling, args, ref, sets,
+                                           d)
             rows.append({"workload": w, "dtype": d, "m": m, "n": n,
                          "tiling": tiling or "default", "us": us,
                          "error": err})

@@ -39,7 +39,6 @@ def build(out):
 
 def time(out, result):
     import torch
-    import credit.ops
     from credit import bench, suites
     os.environ["CREDIT_ARTIFACTS"] = os.path.abspath(out)
     chosen = json.loads(pathlib.Path(out, "sweep.json").read_text())
@@ -54,13 +53,8 @@ def time(out, result):
             args, ref, sets = bench.experiment_inputs(
                 suites.Point(w, d, m, n), torch, refs)
             for tiling in tilings:
-                with credit.ops.force_tiling(tiling):
-                    try:
-                        err = bench._error(fn(*args), ref)
-                        us = bench.time_graph(torch, fn, sets) * 1e3 \
-                            if err < 1e-2 else None
-                    except Exception as e:  # recorded
-                        err, us = str(e)[:200], None
+                err, us = bench.check_and_time(torch, fn, tiling, args, ref,
+                                               sets, d)
                 rows.append({"workload": w, "dtype": d, "m": m, "n": n,
                              "tiling": tiling, "us": us, "error": err})
             best = min((r for r in rows[-len(tilings):] if r["us"]),

@@ -318,6 +318,30 @@ def _error(out, ref) -> float:
     return max(errors)
 
 
+def tolerance(dtype: str) -> float:
+    """The relative error against float64 a result may have to be timed."""
+    return 2e-4 if dtype == "f32" else 1e-2
+
+
+def check_and_time(torch, fn, tiling: str | None, args, reference,
+                   arg_sets, dtype: str,
+                   reps: int = 20) -> tuple[float | str, float | None]:
+    """`fn` launched with `tiling` forced (None: the compiler's choice):
+    its error against `reference` on `args`, and its microseconds per call
+    over `arg_sets` (time_graph) where that error is within
+    tolerance(dtype), else None. A call that raises gives its message in
+    place of the error (for experiments that record and go on)."""
+    from . import ops
+    try:
+        with ops.force_tiling(tiling):
+            error = _error(fn(*args), reference)
+            if not error < tolerance(dtype):
+                return error, None
+            return error, 1e3 * time_graph(torch, fn, arg_sets, reps)
+    except Exception as failure:  # recorded by the caller
+        return f"{type(failure).__name__}: {failure}"[:300], None
+
+
 def experiment_inputs(point, torch, references):
     """For experiments that time many tilings at a point: fresh inputs,
     their float64 reference, and enough input sets (the first is `args`)
@@ -431,7 +455,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
             try:
                 error = _error(fn_of(*args), reference)
                 row["errors"][label] = error
-                if not error < (1e-2 if point.dtype != "f32" else 2e-4):
+                if not error < tolerance(point.dtype):
                     print(f"  {label}: wrong result (error {error:.2g}); "
                           "not timed", flush=True)
                     return

@@ -293,22 +293,15 @@ def measure(library: str, out: str, budget_s: float, reps: int,
         arg_sets = [args] + [bench._inputs(point, torch)
                              for _ in range(sets - 1)]
         fn = bench._credit_fn(point.workload)
-        tolerance = 1e-2 if point.dtype != "f32" else 2e-4
         row = dataclasses.asdict(point) | {"bytes": nbytes, "candidates": []}
         for tiling in candidates[op_key]:
             entry = {"tiling": tiling, "cluster": cluster_of(tiling)}
-
-            def call(*a, t=tiling):
-                with credit.force_tiling(t):
-                    return fn(*a)
-            try:
-                error = bench._error(call(*args), reference)
-                entry["error"] = error
-                if error < tolerance:
-                    entry["measured_us"] = 1e3 * bench.time_graph(
-                        torch, call, arg_sets, reps)
-            except Exception as failure:  # recorded, not fatal
-                entry["failure"] = f"{type(failure).__name__}: {failure}"[:300]
+            error, us = bench.check_and_time(torch, fn, tiling, args,
+                                             reference, arg_sets,
+                                             point.dtype, reps)
+            entry["failure" if isinstance(error, str) else "error"] = error
+            if us is not None:
+                entry["measured_us"] = us
             row["candidates"].append(entry)
         del arg_sets, args, reference
         torch.cuda.empty_cache()
