@@ -158,6 +158,11 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   // Registers over the budget spill to local memory.
   perGroup *= 1 + profile.spillCost * double(plan.registersOverBudget) / 32;
   result.micros = profile.launchUs + waves * perGroup;
+  // Broadcast inputs kept in registers: every CTA loads its slice of them
+  // once, through its SM beside its first rows (at few rows, as much as a
+  // row's own loads).
+  result.micros +=
+      perSM * double(plan.broadcastBytesPerCta) / smLimitBytesPerUs;
   // Clusters meet once at start-up before their first exchange.
   if (plan.cluster > 1)
     result.micros += profile.getClusterExchangeUs(plan.cluster);

@@ -6,6 +6,8 @@
 
 #include "Credit/Analysis/Plan.h"
 
+#include "Credit/Dialect/Combiners.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
@@ -319,6 +321,55 @@ SmallVector<unsigned> mlir::credit::getPrefetchedArgs(RowwiseOp op,
   return args;
 }
 
+SmallVector<ReusedExponential>
+mlir::credit::getReusedExponentials(RowwiseOp op, const KernelPlan &plan) {
+  SmallVector<ReusedExponential> reused;
+  unsigned stages = op.getNumStages();
+  if (plan.staging != Staging::Registers || stages == 0 ||
+      op.getEpilogue().empty())
+    return reused;
+  unsigned stage = stages - 1;
+  SmallVector<CombinerKind> kinds = op.getStageCombiners(stage);
+  Block &stageBlock = op.getStages()[stage].front();
+  Block &block = op.getEpilogue().front();
+  unsigned firstResult = op.getNumElementArgs() + op.getScalars().size() +
+                         op.getNumResultsBeforeStage(stage);
+  // Whether the stage's entry `k` is the maximum of an addexp and yields
+  // the element argument `arg`.
+  auto isExpMaxOf = [&](unsigned k, unsigned arg) {
+    bool partnered = false;
+    for (unsigned e = 0; e < kinds.size(); ++e)
+      partnered |=
+          kinds[e] == CombinerKind::AddExp && getExpPartner(kinds, e) == k;
+    Value yielded = stageBlock.getTerminator()->getOperand(k);
+    return partnered && yielded == stageBlock.getArgument(arg);
+  };
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    BlockArgument input = block.getArgument(1 + i);
+    SmallVector<ReusedExponential> found;
+    bool onlyThere = !input.use_empty();
+    for (Operation *user : input.getUsers()) {
+      auto sub = dyn_cast<arith::SubFOp>(user);
+      auto max = sub ? dyn_cast<BlockArgument>(sub.getRhs()) : BlockArgument();
+      auto exp = sub && sub->hasOneUse()
+                     ? dyn_cast<math::ExpOp>(*sub->user_begin())
+                     : math::ExpOp();
+      if (!exp || sub.getLhs() != input || !max || max.getOwner() != &block ||
+          max.getArgNumber() < firstResult ||
+          max.getArgNumber() >= firstResult + kinds.size() ||
+          kinds[max.getArgNumber() - firstResult] != CombinerKind::Max ||
+          !isExpMaxOf(max.getArgNumber() - firstResult, 1 + i)) {
+        onlyThere = false;
+        break;
+      }
+      found.push_back({exp, stage, max.getArgNumber() - firstResult});
+    }
+    if (onlyThere)
+      llvm::append_range(reused, found);
+  }
+  return reused;
+}
+
 bool mlir::credit::isFoldableColumnCompare(arith::CmpIPredicate predicate,
                                            unsigned bits) {
   switch (predicate) {
@@ -603,6 +654,9 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
       plan.broadcastBytesPerRow += plan.n * elementBytes(input);
     }
   }
+  if (plan.broadcastsInRegisters)
+    for (Value input : op.getBroadcasts())
+      plan.broadcastBytesPerCta += plan.slice * elementBytes(input);
   // The epilogue's software pipeline: what one sweep of its broadcast
   // loads holds, in 32-bit registers (they stay in their storage type).
   if (plan.sweeps > 1) {
@@ -700,6 +754,11 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   for (auto [r, region] : llvm::enumerate(regions))
     plan.opsPerElement +=
         getElementOps(*region, elementArgs, getPerRowOps(op, r));
+  // A reused exponential is a multiplication instead of x - m and exp.
+  for (const ReusedExponential &reused : getReusedExponentials(op, plan))
+    plan.opsPerElement -=
+        getOpWeight(reused.exp) +
+        getOpWeight(reused.exp->getOperand(0).getDefiningOp()) - 1;
   for (unsigned stage = 0; stage < plan.numStages; ++stage) {
     SmallVector<CombinerKind> combiners = op.getStageCombiners(stage);
     for (unsigned k = 0; k < combiners.size(); ++k)

@@ -421,6 +421,7 @@ func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf3
 // CHECK: credit.block_reduce [max, addexp]
 // CHECK: credit.cluster_reduce [max, addexp]
 // CHECK-NOT: credit.block_reduce
+// CHECK: math.exp {{.*}} : vector<2xf32>
 // CHECK: gpu.return
 func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
@@ -428,6 +429,93 @@ func.func @online_stage(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tenso
     reduce [max, addexp] (%j: index, %v: f32) {
       %one = arith.constant 1.0 : f32
       credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// Registers staging reuses the stage's exponentials in the epilogue: the
+// stage computes exp(x - t) per chunk (t the thread's maximum), the
+// epilogue multiplies them by exp(t - m) (m the row's maximum, after the
+// exchange), one scalar exponential per row instead of one per element.
+// CHECK-LABEL: module attributes {credit.kernels = {reused_f32_n4096_c2t256e8 = {
+// CHECK: %[[T:[0-9]+]] = arith.maximumf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK: %[[E0:[0-9]+]] = math.exp %{{[0-9]+}} : vector<4xf32>
+// CHECK: %[[E1:[0-9]+]] = math.exp %{{[0-9]+}} : vector<4xf32>
+// CHECK: %[[M:[0-9]+]]:2 = credit.cluster_reduce [max, addexp]
+// CHECK: %[[D:[0-9]+]] = arith.subf %[[T]], %[[M]]#0 : f32
+// CHECK: %[[S:[0-9]+]] = math.exp %[[D]] : f32
+// CHECK: %[[V:[0-9]+]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-NOT: math.exp
+// CHECK: arith.mulf %[[E0]], %[[V]] : vector<4xf32>
+// CHECK-NOT: math.exp
+// CHECK: arith.mulf %[[E1]], %[[V]] : vector<4xf32>
+// CHECK-NOT: math.exp
+// CHECK: gpu.return
+func.func @reused(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "reused" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8>}
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// Not reused: the epilogue also uses x itself (keeping both x and the
+// exponentials would add registers), or exponentiates what the stage's
+// maximum is not taken of.
+// CHECK-LABEL: module attributes {credit.kernels = {also_x_f32_n4096_c2t256e8 = {
+// CHECK: credit.cluster_reduce [max, addexp]
+// CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK: gpu.return
+func.func @also_x(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "also_x" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8>}
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.addf %e, %v : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+
+// -----
+
+// CHECK-LABEL: module attributes {credit.kernels = {scaled_f32_n4096_c2t256e8 = {
+// CHECK: credit.cluster_reduce [max, addexp]
+// CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK: gpu.return
+func.func @scaled(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise "scaled" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8>}
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      %two = arith.constant 2.0 : f32
+      %w = arith.mulf %v, %two : f32
+      credit.yield %w, %one : f32, f32
     }
     epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
       %d = arith.subf %v, %m : f32

@@ -838,3 +838,41 @@ func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf3
   EXPECT_EQ(sixteen->estimatedRegisters,
             std::lround(18 + 5 + 0.37 + 4 * 1.28 + 0.4 * 16 * 2));
 }
+
+TEST_F(PlanTest, RegistersReuseTheStagesExponentials) {
+  // softmax's online form: the epilogue's exp(x - max) is the stage's
+  // exp(x - t) times a per-row factor where registers keep the slice.
+  RowwiseOp op = parse(R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir");
+  ASSERT_TRUE(op);
+  std::optional<KernelPlan> registers =
+      buildPlan(op, tiling(2, 256, 4, 8), target);
+  std::optional<KernelPlan> shared =
+      buildPlan(op, tiling(2, 256, 4, 4, Staging::Shared), target);
+  ASSERT_TRUE(registers && shared);
+  SmallVector<ReusedExponential> reused = getReusedExponentials(op, *registers);
+  ASSERT_EQ(reused.size(), 1u);
+  EXPECT_EQ(reused[0].stage, 0u);
+  EXPECT_EQ(reused[0].max, 0u);
+  EXPECT_TRUE(isa<math::ExpOp>(reused[0].exp));
+  EXPECT_TRUE(getReusedExponentials(op, *shared).empty());
+  // The epilogue's x - m (1) and exp (4) become one multiplication (1);
+  // the division by the sum (10) stays. Per element with registers: 1 + 10
+  // in the epilogue, 2 combines, an input and an output.
+  EXPECT_DOUBLE_EQ(registers->opsPerElement, 1 + 10 + 2 + 2);
+  EXPECT_DOUBLE_EQ(shared->opsPerElement - registers->opsPerElement, 4);
+}

@@ -105,6 +105,9 @@ struct KernelPlan {
   /// Reads of broadcast inputs per row (cached in L2); zero with registers
   /// staging, which loads them once per CTA.
   int64_t broadcastBytesPerRow = 0;
+  /// What registers staging loads of the broadcast inputs once per CTA
+  /// (broadcastsInRegisters): its slice of each, in bytes.
+  int64_t broadcastBytesPerCta = 0;
   /// Bytes pushed into peers' shared memory per row, whole cluster.
   int64_t dsmemBytesPerRow = 0;
   /// Cluster exchanges (a barrier round each) and block reductions through
@@ -280,6 +283,29 @@ std::optional<ColumnPick> matchColumnPick(RowwiseOp op, unsigned stage,
 /// model chose such tilings over faster ones (cross_entropy bf16 8 x 1M,
 /// benchmarks/RESULTS.md, 2026-12-04).
 SmallVector<unsigned> getPrefetchedArgs(RowwiseOp op, const KernelPlan &plan);
+
+/// An exponential of the epilogue that registers staging has computed
+/// already: `exp(x - m)`, x a row input's element and m the result of a
+/// `max` that an `addexp` of stage `stage` sums relative to, where the
+/// stage's `max` entry is x itself. The stage computed exp(x - t) for its
+/// sum, t the thread's own maximum, and keeps it; the epilogue multiplies
+/// it by exp(t - m), once per row, instead of exponentiating each element
+/// again (softmax, cross_entropy and softmax_logits_bwd: one exponential
+/// per element rather than two).
+struct ReusedExponential {
+  /// The epilogue's `math.exp`.
+  Operation *exp;
+  unsigned stage;
+  /// The stage's `max` entry.
+  unsigned max;
+};
+
+/// The epilogue exponentials of `op` that its kernel under `plan` reuses:
+/// with registers staging, from the last stage, of inputs the epilogue
+/// uses in nothing else (so the exponentials take their registers rather
+/// than add to them).
+SmallVector<ReusedExponential> getReusedExponentials(RowwiseOp op,
+                                                     const KernelPlan &plan);
 
 /// The plan of `op` under `tiling` on `target`, or nothing when the tiling
 /// is illegal there; `whyNot` then says why, in a sentence for a

@@ -255,7 +255,7 @@ def CreditChooseTiling : Pass<"credit-choose-tiling"> {
            "choose">,
     Option<"rows", "rows", "int64_t", /*default=*/"4096",
            "Row count M for `tiling` when the op's M is dynamic">,
-    Option<"maxVariants", "max-variants", "unsigned", /*default=*/"3",
+    Option<"maxVariants", "max-variants", "unsigned", /*default=*/"6",
            "Most tilings kept for different ranges of M">,
     Option<"maxSplits", "max-splits", "unsigned", /*default=*/"64",
            "Most clusters a row may be split over (1: one cluster per row)">

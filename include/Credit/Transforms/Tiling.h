@@ -22,7 +22,7 @@ namespace credit {
 /// error at the op when no tiling is legal.
 LogicalResult chooseTiling(RowwiseOp op, const TargetInfo &target,
                            const ChipProfile &profile, unsigned cluster,
-                           int64_t rows, unsigned maxVariants = 3,
+                           int64_t rows, unsigned maxVariants = 6,
                            unsigned maxSplits = TilingAttr::kMaxSplits);
 
 /// What is wrong with a forced cluster size (0 lets the model choose), or

@@ -20,6 +20,7 @@
 #include "Credit/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -108,6 +109,24 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
                                           b, loc, b.getI1Type(), !equal)});
       }
 
+  // Exponentials the last stage computed (getReusedExponentials): exp(x -
+  // t) times exp(t - m), t the thread's maximum and m the row's. A thread
+  // whose maximum is -inf computed zeros, and exp(-inf - m) is 0 (NaN where
+  // m is -inf too), as exp(x - m) would be.
+  SmallVector<std::pair<Operation *, RowState::Exponentials>> reused;
+  SmallVector<Value> scales;
+  for (const ReusedExponential &exp : getReusedExponentials(op, plan)) {
+    const RowState::Exponentials &kept = state.exponentials.lookup(exp.max);
+    assert(kept.chunks.size() == size_t(plan.chunks) &&
+           "the stage keeps an exponential per chunk");
+    Value rowMax = results[op.getNumResultsBeforeStage(exp.stage) + exp.max];
+    Value scale = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, kept.threadMax, rowMax));
+    reused.push_back({exp.exp, kept});
+    scales.push_back(
+        vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()), scale));
+  }
+
   // The sweeps, with `fixed` values of the block as given.
   auto emitSweeps = [&](SmallVector<std::pair<Value, Value>> fixed) {
     SmallVector<std::pair<Value, Value>> elsewhere = fixed;
@@ -169,7 +188,14 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
           loadChunk(chunk);
         const ChunkPosition &pos = positions[chunk];
         ArrayRef<Value> args = chunkArgs[chunk];
-        auto emitChunk = [&](ArrayRef<std::pair<Value, Value>> given) {
+        SmallVector<std::pair<Value, Value>> exponentials;
+        for (auto [exp, scale] : llvm::zip_equal(reused, scales))
+          exponentials.push_back(
+              {exp.first->getResult(0),
+               arith::MulFOp::create(b, loc, exp.second.chunks[chunk], scale)});
+        auto emitChunk = [&](ArrayRef<std::pair<Value, Value>> fixedHere) {
+          SmallVector<std::pair<Value, Value>> given(fixedHere);
+          llvm::append_range(given, exponentials);
           SmallVector<Value> values = cloneElementwise(b, block, args, given);
           for (auto [o, output] : llvm::enumerate(op.getOutputs())) {
             Type element = elementTypeOf(output);

@@ -88,6 +88,14 @@ struct RowState {
   /// (KernelPlan::recomputeExponentials): registers are widened as reuses
   /// and shared memory is read at indices offset by opaqueZero.
   bool again = false;
+  /// The exponentials the last stage computed for the epilogue
+  /// (getReusedExponentials), by its `max` entry: the thread's maximum t
+  /// and exp(x - t) per chunk.
+  struct Exponentials {
+    Value threadMax;
+    SmallVector<Value> chunks;
+  };
+  llvm::SmallDenseMap<unsigned, Exponentials, 1> exponentials;
 };
 
 /// Builds the kernel of one credit.rowwise op from its plan.

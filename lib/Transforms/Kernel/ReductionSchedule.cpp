@@ -241,6 +241,11 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
 
   // Rows reread from global memory keep no slice to pass over again.
   bool rereadMoments = plan.staging == Staging::Reread;
+  // The maxima whose exponentials the epilogue reuses.
+  llvm::SmallDenseSet<unsigned, 1> keepExponentials;
+  for (const ReusedExponential &reused : getReusedExponentials(op, plan))
+    if (reused.stage == stage)
+      keepExponentials.insert(reused.max);
   beginPass(state, stage);
   SmallVector<Value> partials = forEachSweep(init, [&](Value sweep,
                                                        SmallVector<Value> accs) {
@@ -285,6 +290,11 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
     // addexp: rescale the sum to the new maximum, add the sweep's terms.
     for (unsigned partner : partners) {
       Value shift = createExpShift(b, loc, next[partner]);
+      RowState::Exponentials *keep = nullptr;
+      if (keepExponentials.contains(partner)) {
+        keep = &state.exponentials[partner];
+        keep->threadMax = next[partner];
+      }
       Value scale = math::ExpOp::create(
           b, loc, arith::SubFOp::create(b, loc, accs[partner], shift));
       Value shifts =
@@ -314,6 +324,8 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
         }
         Value e = math::ExpOp::create(
             b, loc, arith::SubFOp::create(b, loc, exponent, shifts));
+        if (keep)
+          keep->chunks.push_back(e);
         for (unsigned k : sums) {
           Value weight = kept[k][chunk];
           if (!again.empty())
