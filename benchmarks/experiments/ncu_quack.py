@@ -9,7 +9,7 @@ repository root with artifacts/quackbench carried:
     ncu --nvtx --nvtx-include "prof/" --section SpeedOfLight \
         --section LaunchStats --section Occupancy --section WarpStateStats \
         --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-        python3 benchmarks/experiments/ncu_quack.py > $OUT/ncu.txt
+        python3 benchmarks/experiments/ncu_quack.py [WORKLOAD:MxN ...] > $OUT/ncu.txt
 """
 import sys, torch
 sys.path.insert(0, "python")
@@ -33,8 +33,16 @@ def cases(m, n):
                           (lambda: QUACK["cross_entropy"](x, t))),
     }
 
-for (m, n, names) in [(64, 262144, ["softmax", "rmsnorm"]), (32, 262144, ["softmax"]),
-                      (8, 1048576, ["softmax", "layernorm", "cross_entropy", "rmsnorm"])]:
+POINTS = [(64, 262144, ["softmax", "rmsnorm"]), (32, 262144, ["softmax"]),
+          (8, 1048576, ["softmax", "layernorm", "cross_entropy", "rmsnorm"])]
+if len(sys.argv) > 1:  # WORKLOAD:MxN ... (2026-12-04: decode points)
+    POINTS = []
+    for arg in sys.argv[1:]:
+        name, shape = arg.split(":")
+        m, n = map(int, shape.split("x"))
+        POINTS.append((m, n, [name]))
+
+for (m, n, names) in POINTS:
     c = cases(m, n)
     for name in names:
         for impl, fn in zip(("credit", "quack"), c[name]):

@@ -1,12 +1,12 @@
 """Experiment of 2026-12-01: rows split over clusters, measured tiling by
 tiling, to calibrate the cost model's split-row terms.
 
-    python split_sweep.py build OUT          # CPU: the candidates' kernels
-    python split_sweep.py time OUT RESULT    # GPU: CUDA-graph times
+    python split_sweep.py build OUT [WORKLOAD:N ...]   # CPU: the kernels
+    python split_sweep.py time OUT RESULT              # GPU: CUDA-graph times
 
 `build` asks the cost model for every candidate of each point and keeps
 the 12 fastest predicted split tilings and the 6 fastest without splits at
-M = 1 and M = 8, compiles them into OUT and writes OUT/sweep.json. `time`
+M = 1, 8 and 32 (1 and 8 before 2026-12-04), compiles them into OUT and writes OUT/sweep.json. `time`
 checks each tiling against float64 and times it at M = 1, 4, 8, 32 with the
 benchmark's CUDA-graph timing.
 """
@@ -17,15 +17,19 @@ POINTS = [(w, "bf16", n) for w in ("softmax", "rmsnorm", "cross_entropy")
 ROWS = (1, 4, 8, 32)
 
 
-def build(out):
+def build(out, *points):
+    """points: WORKLOAD:N (bf16) instead of POINTS (2026-12-04: the decode
+    points at parity with Quack)."""
     from credit import costmodel
     from credit.build import build as build_requests
     from credit.compiler import Request
     from credit.workloads import WORKLOADS
     chosen, requests = {}, []
-    for w, d, n in POINTS:
+    chosen_points = [(p.split(":")[0], "bf16", int(p.split(":")[1]))
+                     for p in points] or POINTS
+    for w, d, n in chosen_points:
         keep = []
-        for m in (1, 8):
+        for m in (1, 8, 32):
             cands = costmodel.predict([(w, d, n, m)])[0]["candidates"]
             split = [t for t in cands if "splits" in t][:12]
             plain = [t for t in cands if "splits" not in t][:6]
