@@ -6,9 +6,9 @@ tiling, to calibrate the cost model's split-row terms.
 
 `build` asks the cost model for every candidate of each point and keeps
 the 12 fastest predicted split tilings and the 6 fastest without splits at
-M = 1, 8 and 32 (1 and 8 before 2026-12-04), compiles them into OUT and writes OUT/sweep.json. `time`
-checks each tiling against float64 and times it at M = 1, 4, 8, 32 with the
-benchmark's CUDA-graph timing.
+M = 1, 8 and 32 (1 and 8 before 2026-12-04), compiles them into OUT and
+writes OUT/sweep.json. `time` checks each tiling against float64 and
+times it at M = 1, 4, 8, 32 with the benchmark's CUDA-graph timing.
 """
 import json, os, pathlib, sys
 
