@@ -113,18 +113,22 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
   // t) times exp(t - m), t the thread's maximum and m the row's. A thread
   // whose maximum is -inf computed zeros, and exp(-inf - m) is 0 (NaN where
   // m is -inf too), as exp(x - m) would be.
-  SmallVector<std::pair<Operation *, RowState::Exponentials>> reused;
-  SmallVector<Value> scales;
+  struct Reuse {
+    Value exp;
+    ArrayRef<Value> chunks;
+    Value scale;
+  };
+  SmallVector<Reuse> reuses;
   for (const ReusedExponential &exp : getReusedExponentials(op, plan)) {
-    const RowState::Exponentials &kept = state.exponentials.lookup(exp.max);
+    const RowState::Exponentials &kept = state.exponentials[exp.max];
     assert(kept.chunks.size() == size_t(plan.chunks) &&
            "the stage keeps an exponential per chunk");
     Value rowMax = results[op.getNumResultsBeforeStage(exp.stage) + exp.max];
     Value scale = math::ExpOp::create(
         b, loc, arith::SubFOp::create(b, loc, kept.threadMax, rowMax));
-    reused.push_back({exp.exp, kept});
-    scales.push_back(
-        vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()), scale));
+    reuses.push_back(
+        {exp.exp->getResult(0), kept.chunks,
+         vector::BroadcastOp::create(b, loc, vectorOf(b.getF32Type()), scale)});
   }
 
   // The sweeps, with `fixed` values of the block as given.
@@ -189,10 +193,10 @@ SmallVector<Value> KernelEmitter::emitEpilogue(RowState &state,
         const ChunkPosition &pos = positions[chunk];
         ArrayRef<Value> args = chunkArgs[chunk];
         SmallVector<std::pair<Value, Value>> exponentials;
-        for (auto [exp, scale] : llvm::zip_equal(reused, scales))
+        for (const Reuse &reuse : reuses)
           exponentials.push_back(
-              {exp.first->getResult(0),
-               arith::MulFOp::create(b, loc, exp.second.chunks[chunk], scale)});
+              {reuse.exp, arith::MulFOp::create(b, loc, reuse.chunks[chunk],
+                                                reuse.scale)});
         auto emitChunk = [&](ArrayRef<std::pair<Value, Value>> fixedHere) {
           SmallVector<std::pair<Value, Value>> given(fixedHere);
           llvm::append_range(given, exponentials);
