@@ -44,6 +44,25 @@ func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf3
 }
 )mlir";
 
+/// softmax merged into one online stage (credit-online-softmax's form):
+/// max and its sum of exponentials, N = 4096 f32.
+constexpr const char *kOnlineSoftmax = R"mlir(
+func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %p = arith.divf %e, %s : f32
+      credit.yield %p : f32
+    }
+  return %r : tensor<?x4096xf32>
+}
+)mlir";
+
 /// Two bf16 inputs of N = 65536: stage 0 reads x and y, stage 1 reads x
 /// only, the epilogue reads y only; a broadcast w read by the epilogue.
 constexpr const char *kTwoInputs = R"mlir(
@@ -812,18 +831,7 @@ TEST_F(PlanTest, PickedColumnsAreReadOncePerRow) {
 }
 
 TEST_F(PlanTest, OnlineSoftmaxClustersPayPerRank) {
-  // softmax merged into one online stage: max and its sum of exponentials.
-  RowwiseOp op = parse(R"mlir(
-func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
-  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
-    reduce [max, addexp] (%j: index, %v: f32) {
-      %one = arith.constant 1.0 : f32
-      credit.yield %v, %one : f32, f32
-    }
-    epilogue (%j: index, %v: f32, %m: f32, %s: f32) { credit.yield %v : f32 }
-  return %r : tensor<?x4096xf32>
-}
-)mlir");
+  RowwiseOp op = parse(kOnlineSoftmax);
   ASSERT_TRUE(op);
   // The same 4 elements per thread on one CTA and on a cluster of 16.
   std::optional<KernelPlan> one = buildPlan(op, tiling(1, 1024, 4, 4), target);
@@ -840,24 +848,9 @@ func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf3
 }
 
 TEST_F(PlanTest, RegistersReuseTheStagesExponentials) {
-  // softmax's online form: the epilogue's exp(x - max) is the stage's
-  // exp(x - t) times a per-row factor where registers keep the slice.
-  RowwiseOp op = parse(R"mlir(
-func.func @f(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
-  %r = credit.rowwise ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
-    reduce [max, addexp] (%j: index, %v: f32) {
-      %one = arith.constant 1.0 : f32
-      credit.yield %v, %one : f32, f32
-    }
-    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
-      %d = arith.subf %v, %m : f32
-      %e = math.exp %d : f32
-      %p = arith.divf %e, %s : f32
-      credit.yield %p : f32
-    }
-  return %r : tensor<?x4096xf32>
-}
-)mlir");
+  // The epilogue's exp(x - max) is the stage's exp(x - t) times a per-row
+  // factor where registers keep the slice.
+  RowwiseOp op = parse(kOnlineSoftmax);
   ASSERT_TRUE(op);
   std::optional<KernelPlan> registers =
       buildPlan(op, tiling(2, 256, 4, 8), target);
