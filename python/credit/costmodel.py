@@ -608,7 +608,7 @@ def evaluate(raw_path: str, out: str | None, report: str | None,
     other = predict([(r["workload"], r["dtype"], r["n"], r["m"])
                      for r in rows], compare) if compare else None
     # What the runtime launches: a request compiled for a dynamic M holds
-    # up to three of the model's tilings, each for a range of M.
+    # up to six (max-variants) of the model's tilings, each for a range of M.
     ranges = variants([(r["workload"], r["dtype"], r["n"]) for r in rows],
                       profile_path)
     out_points = []

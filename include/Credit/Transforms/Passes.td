@@ -240,8 +240,8 @@ def CreditChooseTiling : Pass<"credit-choose-tiling"> {
     Gives every `credit.rowwise` op without a `tiling` attribute the cost
     model's choice (see `credit-cost-model`). The best tiling depends on M,
     which is known only at launch, so the model is evaluated at every row
-    count, and up to three tilings are kept with the range of M each one
-    wins (`variants`, `#credit.variant`); each becomes a kernel and the
+    count, and up to `max-variants` tilings are kept with the range of M
+    each one wins (`variants`, `#credit.variant`); each becomes a kernel and the
     runtime picks by M. `tiling` is the choice at the op's M when static,
     else at `rows`.
 
