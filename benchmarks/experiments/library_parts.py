@@ -5,7 +5,8 @@ call, and joins the parts' measurements (2026-12-04).
     python library_parts.py join OUT RAW...               # CPU
 
 `split` groups the library's ops (candidates.json keys) into PARTS groups
-of about the same number of candidates and writes OUTDIR/partK.tar.xz,
+of about the same number of candidates and writes OUTDIR/partK.tar.xz
+(small enough to carry beside the repository: about 7 MiB for 2500),
 each a `costmodel/` folder with its ops' kernels and a candidates.json of
 its ops only, so that `python -m credit.costmodel measure` on it times
 those ops' points. `join` writes the points of every raw file (disjoint
@@ -16,7 +17,7 @@ import json, pathlib, subprocess, sys
 
 
 def split(library: str, parts: str, outdir: str) -> None:
-    library = pathlib.Path(library)
+    library = pathlib.Path(library).resolve()
     candidates = json.loads((library / "candidates.json").read_text())
     groups = [{} for _ in range(int(parts))]
     for op, tilings in sorted(candidates.items(), key=lambda kv: -len(kv[1])):
@@ -29,22 +30,26 @@ def split(library: str, parts: str, outdir: str) -> None:
             r = json.loads(request.read_text())["request"]
             requests.setdefault(f"{r['workload']}/{r['dtype']}/{r['n']}",
                                 []).append(folder.name)
-    out = pathlib.Path(outdir)
+    out = pathlib.Path(outdir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     for k, group in enumerate(groups):
         stage = out / f"part{k}"
         (stage / "costmodel").mkdir(parents=True, exist_ok=True)
         (stage / "costmodel" / "candidates.json").write_text(
             json.dumps(group, indent=1) + "\n")
-        folders = [f for op in group for f in requests.get(op, [])]
-        (stage / "folders").write_text(
-            "".join(f"costmodel/{f}\n" for f in folders))
+        # Files sorted by name, so that the kernels of one op sit side by
+        # side and xz finds what their PTX has in common.
+        files = sorted((f"costmodel/{folder}/{file.name}"
+                        for op in group for folder in requests.get(op, [])
+                        for file in (library / folder).iterdir()),
+                       key=lambda path: path.rsplit("/", 1)[1])
+        (stage / "folders").write_text("".join(f + "\n" for f in files))
         tar = subprocess.run(
             ["tar", "-cf", "-", "-C", str(library.parent),
              "--files-from", str(stage / "folders"),
              "-C", str(stage), "costmodel/candidates.json"],
             check=True, capture_output=True).stdout
-        xz = subprocess.run(["xz", "-T2", "-6"], input=tar, check=True,
+        xz = subprocess.run(["xz", "-T2", "-9"], input=tar, check=True,
                             capture_output=True).stdout
         (out / f"part{k}.tar.xz").write_bytes(xz)
         print(f"part{k}: {len(group)} ops, "
