@@ -429,22 +429,17 @@ static bool needsColumnValues(Region &region) {
 //===----------------------------------------------------------------------===//
 
 /// Registers per thread, estimated from what a thread keeps live: a fixed
-/// part, some per pointer operand and per vector access, and per element
-/// of its slice the staged row and broadcast values, column sums, values
-/// carried from one stage to a later region, 64-bit column indices where a
-/// region uses them, and the exponentials of the online softmax.
-///
-/// Registers staging: a least-squares fit to ptxas -v over the 1425
-/// registers-staged kernels of the 2026-12-04 libraries (the GPU suite and
-/// the three benchmark grids, left uncapped, or under their budget):
-/// residuals -20..+24 at p5..p95, median -1 (the previous fit, made before
-/// packed rows, the rank-per-lane exchange and the reused exponentials,
-/// was high by 10 at the median). Packed 16-bit rows take 0.69 registers
-/// per element, a reused exponential replaces its input (0.14 more), a row
-/// split over clusters 19 more (its grid exchange), and a cluster of an
-/// online softmax 0.21 per rank and stage value (its exchange). Other
-/// stagings keep the fit to the 2604 candidate kernels of the cost-model
-/// evaluation (benchmarks/COSTMODEL.md): residuals -21..+13 at p5..p95.
+/// part, a 64-bit address per pointer operand, some per vector access, and
+/// per element of its slice the staged row and broadcast values (one
+/// register each: where registers hold 16-bit values packed, ptxas left
+/// free still takes about as many, see packedRegisters), column sums,
+/// values carried from one stage to a later region, and 64-bit column
+/// indices where a region uses them, and the exponentials of
+/// the online softmax. The coefficients are a least-squares fit to ptxas -v
+/// over the 2604 candidate kernels of the cost-model evaluation
+/// (benchmarks/COSTMODEL.md): residuals -21..+13 at p5..p95; the
+/// exponentials' 0.28 a fit to the 1840 registers-staged kernels with
+/// `addexp` stages of the 2026-12-02 evaluation (rms error 24 -> 18).
 /// Registers ptxas typically saves on sweep tilings below the estimate.
 constexpr int64_t kSweepRegisterMargin = 8;
 
@@ -452,24 +447,13 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
   double pointers = plan.numInputs + plan.numBroadcasts + plan.numScalars +
                     plan.numOutputs + plan.numScalarOutputs +
                     plan.numColumnSums;
-  if (plan.staging == Staging::Registers) {
-    double perElement =
-        (plan.packedRegisters ? 0.69 : 1.02) * plan.numInputs +
-        (plan.broadcastsInRegisters ? 0.8 * plan.numBroadcasts : 0) +
-        2.0 * plan.numColumnSums + 0.27 * plan.carriedValues +
-        1.6 * plan.indexValues +
-        0.04 * (plan.exponentials - plan.reusedExponentials) +
-        0.14 * plan.reusedExponentials;
-    double exchange = plan.cluster > 1 && plan.exponentials > 0
-                          ? 0.21 * plan.cluster * plan.stageWidth
-                          : 0.0;
-    return plan.prefetchRegisters +
-           static_cast<int64_t>(std::lround(
-               20 + 0.48 * pointers + 0.1 * plan.chunks + exchange +
-               (plan.splits > 1 ? 19 : 0) + plan.elems * perElement));
-  }
   double perElement;
-  if (plan.staging == Staging::Mixed)
+  if (plan.staging == Staging::Registers)
+    perElement = 1.0 * plan.numInputs +
+                 (plan.broadcastsInRegisters ? 1.1 * plan.numBroadcasts : 0) +
+                 1.7 * plan.numColumnSums + 0.13 * plan.carriedValues +
+                 1.6 * plan.indexValues + 0.28 * plan.exponentials;
+  else if (plan.staging == Staging::Mixed)
     // The register input, half a register per element packed; the staged
     // inputs are read chunk by chunk, and exponentials are recomputed.
     perElement = (plan.packedRegisters ? 0.5 : 1.0) +
@@ -477,8 +461,13 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
   else
     perElement = 0.8 * plan.numInputs + 0.37 * plan.carriedValues;
   // Cluster kernels of an online softmax: 0.4 registers per rank and stage
-  // value, fitted (0.38) when every thread held every rank's values in the
-  // exchange.
+  // value. It was fitted (0.38) when every thread held every rank's values
+  // in the exchange; since the exchange takes a rank per lane ptxas gives
+  // such kernels fewer registers (cross_entropy bf16 128256 c16 t512 e16:
+  // 92 -> 40), but without the term the model takes 16-CTA clusters that
+  // measure slower (decode cross_entropy 32 x 128256: 9.5 -> 12.2 us,
+  // RESULTS.md, tenth session), so it stays as a penalty on large
+  // clusters of these kernels until the model prices them otherwise.
   double clusterPenalty = plan.cluster > 1 && plan.exponentials > 0
                               ? 0.4 * plan.cluster * plan.stageWidth
                               : 0.0;
@@ -766,12 +755,10 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     plan.opsPerElement +=
         getElementOps(*region, elementArgs, getPerRowOps(op, r));
   // A reused exponential is a multiplication instead of x - m and exp.
-  for (const ReusedExponential &reused : getReusedExponentials(op, plan)) {
-    ++plan.reusedExponentials;
+  for (const ReusedExponential &reused : getReusedExponentials(op, plan))
     plan.opsPerElement -=
         getOpWeight(reused.exp) +
         getOpWeight(reused.exp->getOperand(0).getDefiningOp()) - 1;
-  }
   for (unsigned stage = 0; stage < plan.numStages; ++stage) {
     SmallVector<CombinerKind> combiners = op.getStageCombiners(stage);
     for (unsigned k = 0; k < combiners.size(); ++k)

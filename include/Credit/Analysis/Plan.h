@@ -158,9 +158,6 @@ struct KernelPlan {
   /// Exponentials a stage's `addexp` entries take per element: a sweep's
   /// are computed after its maximum, live beside its values.
   int64_t exponentials = 0;
-  /// Of those, the ones the epilogue reuses (getReusedExponentials): they
-  /// take the registers of the input they replace.
-  int64_t reusedExponentials = 0;
   int64_t estimatedRegisters = 0;
   /// The most registers a thread may use for `ctasPerSM` CTAs to fit on an
   /// SM. Sweep tilings are built to it (.maxnreg): their estimate is rough
