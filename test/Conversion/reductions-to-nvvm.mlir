@@ -131,7 +131,7 @@ func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_spa
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK: scf.if
 // CHECK: memref.store
-// CHECK-NOT: atom.relaxed
+// CHECK-NOT: red.relaxed
 // CHECK: gpu.barrier
 // CHECK: memref.load
 func.func @grid(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
@@ -141,14 +141,17 @@ func.func @grid(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, 
 
 // -----
 
-// A row's last exchange: every CTA counts itself out after reading, and the
-// one that completes the count (arrivals + departures) resets it to zero.
+// A row's last exchange: every CTA counts itself out after reading with an
+// increment that wraps to zero once the count reaches arrivals + departures
+// (4 + 8), so that the next launch finds zero; no CTA waits for its answer.
 // CHECK-LABEL: func.func @grid_last
 // CHECK: red.release.gpu.global.add.u32
 // CHECK: ld.acquire.gpu.global.u32
-// CHECK: atom.relaxed.gpu.global.add.u32
-// CHECK: arith.constant 11 : i32
-// CHECK: st.relaxed.gpu.global.u32 [$0], 0;
+// CHECK: gpu.shuffle xor
+// CHECK: memref.store
+// CHECK: red.relaxed.gpu.global.inc.u32 [$0], 11;
+// CHECK-NOT: atom.
+// CHECK-NOT: st.relaxed
 // CHECK: gpu.barrier
 func.func @grid_last(%a: f32, %p: !llvm.ptr<1>, %c: !llvm.ptr<1>, %i: index, %t: i1, %buf: memref<8xf32, #gpu.address_space<workgroup>>) -> f32 {
   %r = credit.grid_reduce [add] %a partials(%p[%i] : !llvm.ptr<1>) counters(%c[%i] : !llvm.ptr<1>) split(%i) publish(%t) scratch(%buf[%i] : memref<8xf32, #gpu.address_space<workgroup>>) {splits = 2 : i32, arrivals = 4 : i64, departures = 8 : i32} : f32

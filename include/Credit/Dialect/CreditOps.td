@@ -437,9 +437,9 @@ def Credit_GridReduceOp : Credit_Op<"grid_reduce", [
     The counter counts through all exchanges of a row: `arrivals` is the
     count once this exchange is complete (`splits` times the exchanges so
     far). On a row's last exchange `departures` is the number of CTAs
-    that poll it: each adds one more after reading, and the one that makes
-    the count `arrivals + departures` resets it to zero, so that the next
-    launch finds zeros. The clusters wait for each other: every cluster of
+    that poll it: each counts itself out after reading with an increment
+    that wraps (`red.inc` with `arrivals + departures - 1`), so the last
+    one leaves zero for the next launch without waiting for an answer. The clusters wait for each other: every cluster of
     the launch must be resident, which the grid rule ensures. Every thread
     of the CTA must execute the op.
 

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -381,31 +382,21 @@ struct GridReduceLowering : public OpConversionPattern<GridReduceOp> {
           kWarpLanes);
       // Lane 0 hands the results to the CTA. On the row's last exchange it
       // counts the CTA out (after the shuffles, so every lane of the warp
-      // is done polling), and the last CTA out resets the counter for the
-      // next launch.
+      // is done polling) with an increment that wraps: the one that
+      // completes the count (arrivals + departures) leaves zero for the
+      // next launch, and nothing waits for its answer.
       scf::IfOp::create(b, l, isFirstLane, [&](OpBuilder &ib, Location il) {
         for (auto [k, value] : llvm::enumerate(combined)) {
           Value at =
               arith::AddIOp::create(ib, il, offset, createIndex(ib, il, k));
           memref::StoreOp::create(ib, il, value, scratch, at);
         }
-        if (int64_t departures = op.getDepartures()) {
-          Value old =
-              createPtx(ib, il, i32, {counter},
-                        "atom.relaxed.gpu.global.add.u32 $0, [$1], 1;",
-                        "=r,l");
-          Value last = arith::CmpIOp::create(
-              ib, il, arith::CmpIPredicate::eq, old,
-              arith::ConstantOp::create(
-                  ib, il, i32,
-                  ib.getI32IntegerAttr(
-                      int32_t(op.getArrivals() + departures - 1))));
-          scf::IfOp::create(ib, il, last, [&](OpBuilder &rb, Location rl) {
-            createPtx(rb, rl, Type(), {counter},
-                      "st.relaxed.gpu.global.u32 [$0], 0;", "l");
-            scf::YieldOp::create(rb, rl);
-          });
-        }
+        if (int64_t departures = op.getDepartures())
+          createPtx(ib, il, Type(), {counter},
+                    llvm::formatv("red.relaxed.gpu.global.inc.u32 [$0], {0};",
+                                  op.getArrivals() + departures - 1)
+                        .str(),
+                    "l");
         scf::YieldOp::create(ib, il);
       });
       scf::YieldOp::create(b, l);

@@ -37,7 +37,8 @@
 // within a launch) and counts itself in on the row's counter; every CTA
 // waits for the count of the stage. The count only grows within a row, so
 // waiting for `(stage + 1) * splits` arrivals is exact; after the last
-// stage every CTA counts itself out and the last one resets the counter.
+// stage every CTA counts itself out with an increment that wraps the
+// counter to zero at the final count.
 // The wait needs every cluster of the grid resident: the grid rule caps
 // the row groups at the resident clusters over `splits` (buildPlan
 // refuses a tiling when not even one group fits).
