@@ -439,9 +439,10 @@ def Credit_GridReduceOp : Credit_Op<"grid_reduce", [
     far). On a row's last exchange `departures` is the number of CTAs
     that poll it: each counts itself out after reading with an increment
     that wraps (`red.inc` with `arrivals + departures - 1`), so the last
-    one leaves zero for the next launch without waiting for an answer. The clusters wait for each other: every cluster of
-    the launch must be resident, which the grid rule ensures. Every thread
-    of the CTA must execute the op.
+    one leaves zero for the next launch without waiting for an answer.
+    The clusters wait for each other: every cluster of the launch must be
+    resident, which the grid rule ensures. Every thread of the CTA must
+    execute the op.
 
     ```mlir
     %s = credit.grid_reduce [add] %a
