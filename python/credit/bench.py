@@ -324,20 +324,23 @@ def tolerance(dtype: str) -> float:
 
 
 def check_and_time(torch, fn, tiling: str | None, args, reference,
-                   arg_sets, dtype: str,
-                   reps: int = 20) -> tuple[float | str, float | None]:
+                   arg_sets, dtype: str, reps: int = 20,
+                   replay_budget_s: float | None = None
+                   ) -> tuple[float | str, float | None]:
     """`fn` launched with `tiling` forced (None: the compiler's choice):
     its error against `reference` on `args`, and its microseconds per call
-    over `arg_sets` (time_graph) where that error is within
-    tolerance(dtype), else None. A call that raises gives its message in
-    place of the error (for experiments that record and go on)."""
+    over `arg_sets` (time_graph, with `reps` and `replay_budget_s`) where
+    that error is within tolerance(dtype), else None. A call that raises
+    gives its message in place of the error (for experiments that record
+    and go on)."""
     from . import ops
     try:
         with ops.force_tiling(tiling):
             error = _error(fn(*args), reference)
             if not error < tolerance(dtype):
                 return error, None
-            return error, 1e3 * time_graph(torch, fn, arg_sets, reps)
+            return error, 1e3 * time_graph(torch, fn, arg_sets, reps,
+                                           replay_budget_s=replay_budget_s)
     except Exception as failure:  # recorded by the caller
         return f"{type(failure).__name__}: {failure}"[:300], None
 
@@ -356,13 +359,17 @@ def experiment_inputs(point, torch, references):
 
 
 def time_graph(torch, fn, arg_sets, reps: int = 20,
-               min_calls: int = 64) -> float:
+               min_calls: int = 64,
+               replay_budget_s: float | None = None) -> float:
     """Milliseconds per call of `fn` over `arg_sets`, replayed as one CUDA
     graph (median of `reps` replays). The graph cycles over the sets until
     it holds at least `min_calls` calls: a replay's own start and end cost
     6-13 us, which a graph of the few large sets that exceed L2 charged to
     each of their calls (0.5 us at 8 sets, all of it at one; RESULTS.md,
-    2026-12-04, seventeenth session)."""
+    2026-12-04, seventeenth session). With `replay_budget_s`, replays
+    longer than that budget over `reps` get fewer of them, at least 3 (a
+    graph of 64 calls of 500 us varies by well under 1% from replay to
+    replay; the cost model's measurement times thousands of them)."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -379,6 +386,12 @@ def time_graph(torch, fn, arg_sets, reps: int = 20,
             fn(*args)
     graph.replay()
     torch.cuda.synchronize()
+    if replay_budget_s:
+        start = time.perf_counter()
+        graph.replay()
+        torch.cuda.synchronize()
+        once = time.perf_counter() - start
+        reps = max(3, min(reps, math.ceil(replay_budget_s / once)))
     times = []
     for _ in range(reps):
         start = torch.cuda.Event(enable_timing=True)

@@ -242,6 +242,13 @@ def build(out: str, jobs: int) -> int:
 # Measuring (GPU).
 # --------------------------------------------------------------------------
 
+#: Seconds of replays one candidate's timing aims at: `reps` replays of
+#: short kernels, down to 3 of the longest (bench.time_graph). Most of a
+#: measurement's time went to 15 replays of 64 calls of the largest points'
+#: kernels (2026-12-04: 450 of 500 s).
+REPLAY_BUDGET_S = 0.1
+
+
 def measure(library: str, out: str, budget_s: float, reps: int,
             only: str | None = None, resume: str | None = None) -> dict:
     """Times every candidate of every point (those whose key contains
@@ -298,7 +305,8 @@ def measure(library: str, out: str, budget_s: float, reps: int,
             entry = {"tiling": tiling, "cluster": cluster_of(tiling)}
             error, us = bench.check_and_time(torch, fn, tiling, args,
                                              reference, arg_sets,
-                                             point.dtype, reps)
+                                             point.dtype, reps,
+                                             REPLAY_BUDGET_S)
             entry["failure" if isinstance(error, str) else "error"] = error
             if us is not None:
                 entry["measured_us"] = us

@@ -1,7 +1,11 @@
 """The benchmark harness's bookkeeping, without a GPU: best peer and speedup
-per point, the table's cells (time, n/a, err, -), and --render."""
+per point, the table's cells (time, n/a, err, -), --render, and how many
+replays time_graph takes."""
 
+import contextlib
 import json
+import time
+import types
 
 import pytest
 
@@ -104,3 +108,65 @@ def test_no_quack_peer_without_the_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "quack", None)  # import fails
     monkeypatch.setitem(sys.modules, "quack.softmax", None)
     assert bench._quack_peers() == {}
+
+
+class _FakeCuda:
+    """Enough of torch.cuda for time_graph: graphs whose replays take
+    `replay_s` of wall time, and events that say 1 ms between them."""
+
+    def __init__(self, replay_s):
+        self.replays = 0
+        cuda = self
+
+        class Graph:
+            def replay(self):
+                cuda.replays += 1
+                time.sleep(replay_s)
+
+        class Event:
+            def __init__(self, enable_timing=False):
+                pass
+
+            def record(self):
+                pass
+
+            def synchronize(self):
+                pass
+
+            def elapsed_time(self, end):
+                return 1.0
+
+        class Stream:
+            def wait_stream(self, other):
+                pass
+
+        self.CUDAGraph, self.Event, self.Stream = Graph, Event, Stream
+        self.stream = self.graph = lambda *a: contextlib.nullcontext()
+        self.current_stream = Stream
+        self.synchronize = lambda: None
+
+
+def test_time_graph_replays_long_graphs_fewer_times():
+    calls = []
+    fake = types.SimpleNamespace(cuda=_FakeCuda(0.02))
+    # 2 sets cycled to 64 calls per replay; 1 ms per replay, so 1/64 ms
+    # per call.
+    ms = bench.time_graph(fake, lambda *a: calls.append(a), [(1,), (2,)],
+                          reps=15)
+    assert ms == pytest.approx(1 / 64)
+    assert fake.cuda.replays == 1 + 15
+    # A budget of 0.1 s over replays of 0.02 s: 5 of them, after the warm
+    # replay and the one that times a replay.
+    fake = types.SimpleNamespace(cuda=_FakeCuda(0.02))
+    bench.time_graph(fake, lambda *a: None, [(1,)], reps=15,
+                     replay_budget_s=0.1)
+    assert 1 + 1 + 3 <= fake.cuda.replays <= 1 + 1 + 5
+    # Never fewer than 3, never more than reps.
+    fake = types.SimpleNamespace(cuda=_FakeCuda(0.05))
+    bench.time_graph(fake, lambda *a: None, [(1,)], reps=15,
+                     replay_budget_s=0.01)
+    assert fake.cuda.replays == 1 + 1 + 3
+    fake = types.SimpleNamespace(cuda=_FakeCuda(0.0))
+    bench.time_graph(fake, lambda *a: None, [(1,)], reps=7,
+                     replay_budget_s=10)
+    assert fake.cuda.replays == 1 + 1 + 7
