@@ -5,6 +5,7 @@ and scored on a measurement of the current compiler's candidates.
     cd python
     python ../benchmarks/experiments/model_variants.py fit NAME RAW OVERRIDES [ADD]
     python ../benchmarks/experiments/model_variants.py score RAW PROFILE...
+    python ../benchmarks/experiments/model_variants.py residuals RAW PROFILE
 
 `fit` copies targets/h200.json with OVERRIDES (a JSON object: the variant's
 profile keys, {"sfu_ops_per_us_per_sm": 1e12} to turn the special-function
@@ -13,10 +14,14 @@ default 150) on RAW's points that are not held out, with the parameters
 named in ADD (comma-separated) fitted beside costmodel.FITTED. `score`
 prints, for each profile, sign accuracy and regret (geomean, p95, max) of
 the choice at the exact M and of the variant launched for a dynamic M, on
-the held-out and the fitted points (`costmodel evaluate`). NO_RES=1 in the
-environment turns the residency by depth off for both.
+the held-out and the fitted points (`costmodel evaluate`). `residuals`
+prints the geometric mean of predicted / measured time over the candidates
+within 1.5x of each point's fastest, by tiling field, workload and dtype:
+over all of them, then within points (each point's mean divided out: what
+sways a choice). NO_RES=1 in the environment turns the residency by depth
+off for all three.
 """
-import json, os, pathlib, subprocess, sys
+import collections, json, math, os, pathlib, re, subprocess, sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -49,5 +54,43 @@ def score(raw: str, *profiles: str) -> None:
               f"launched {cells(rows[5])}")
 
 
+def residuals(raw: str, profile: str) -> None:
+    from credit import costmodel
+    points = json.loads(pathlib.Path(raw).read_text())["points"]
+    predicted = costmodel.predict(
+        [(p["workload"], p["dtype"], p["n"], p["m"]) for p in points], profile)
+    groups = []
+    for point, prediction in zip(points, predicted):
+        measured = {c["tiling"]: c["measured_us"]
+                    for c in point["candidates"] if "measured_us" in c}
+        best = min(measured.values())
+        rows = [dict(re.findall(r"(\w+) = (\w+)", t), workload=point["workload"],
+                     dtype=point["dtype"],
+                     error=math.log(prediction["candidates"][t] / us))
+                for t, us in measured.items()
+                if t in prediction["candidates"] and us <= 1.5 * best]
+        groups.append(rows)
+
+    def show(title: str) -> None:
+        print(title)
+        for key in ("staging", "cluster", "threads", "splits", "elems",
+                    "workload", "dtype"):
+            by = collections.defaultdict(list)
+            for rows in groups:
+                for row in rows:
+                    by[row.get(key, "-")].append(row["error"])
+            print(f"  {key}: " + "  ".join(
+                f"{k} {math.exp(sum(v) / len(v)):.2f} ({len(v)})"
+                for k, v in sorted(by.items())))
+
+    show("predicted / measured, all near-best candidates")
+    for rows in groups:
+        mean = sum(r["error"] for r in rows) / max(1, len(rows))
+        for row in rows:
+            row["error"] -= mean
+    show("within points")
+
+
 if __name__ == "__main__":
-    {"fit": fit, "score": score}[sys.argv[1]](*sys.argv[2:])
+    {"fit": fit, "score": score, "residuals": residuals}[sys.argv[1]](
+        *sys.argv[2:])
