@@ -21,7 +21,7 @@ over all of them, then within points (each point's mean divided out: what
 sways a choice). NO_RES=1 in the environment turns the residency by depth
 off for all three.
 """
-import collections, json, math, os, pathlib, re, subprocess, sys
+import collections, contextlib, io, json, math, os, pathlib, re, sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -37,21 +37,21 @@ def fit(name: str, raw: str, overrides: str, add: str = "") -> None:
 
 
 def score(raw: str, *profiles: str) -> None:
-    def cells(line: str) -> str:
-        c = [x.strip() for x in line.split("|")[1:-1]]
-        return f"{c[2].split(' ')[0]:>6} {c[3]} {c[4]} {c[5]}"
+    from credit import costmodel
+
+    def cells(scores: dict) -> str:
+        return (f"{scores['sign_accuracy']:6.1%} {scores['regret_geomean']:.3f}"
+                f" {scores['regret_p95']:.3f} {scores['regret_max']:.3f}")
 
     for profile in profiles:
-        out = subprocess.run(
-            [sys.executable, "-m", "credit.costmodel", "evaluate", "--raw",
-             raw, "--profile", profile], capture_output=True, text=True,
-            check=True).stdout
-        # The report's tables: all, held out, fitted; each the model at the
-        # exact M, then launched for a dynamic M.
-        rows = [l for l in out.splitlines() if l.startswith("| model")]
+        with contextlib.redirect_stdout(io.StringIO()):  # the report
+            summary = costmodel.evaluate(raw, None, None, profile,
+                                         None)["summary"]
+        held, fitted = summary["held_out"], summary["fitted"]
         print(f"{pathlib.Path(profile).name:<24} held out: exact "
-              f"{cells(rows[2])}, launched {cells(rows[3])}; fitted: "
-              f"launched {cells(rows[5])}")
+              f"{cells(held['model'])}, launched "
+              f"{cells(held['model_dynamic_m'])}; fitted: launched "
+              f"{cells(fitted['model_dynamic_m'])}")
 
 
 def residuals(raw: str, profile: str) -> None:
