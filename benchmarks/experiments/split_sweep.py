@@ -5,10 +5,14 @@ tiling, to calibrate the cost model's split-row terms.
     python split_sweep.py time OUT RESULT              # GPU: CUDA-graph times
 
 `build` asks the cost model for every candidate of each point and keeps
-the 12 fastest predicted split tilings and the 6 fastest without splits at
-M = 1, 8 and 32 (1 and 8 before 2026-12-04), compiles them into OUT and
+the SPLIT (default 12) fastest predicted split tilings and the PLAIN
+(default 6) fastest without splits at M = 1, 4, 8 and 32 (1 and 8 before
+2026-12-04, 1, 8 and 32 before 2026-12-05), compiles them into OUT and
 writes OUT/sweep.json. `time` checks each tiling against float64 and
-times it at M = 1, 4, 8, 32 with the benchmark's CUDA-graph timing.
+times it at M = 1, 4, 8, 32 with the benchmark's CUDA-graph timing, then
+the compiler's own choice (tiling "default") and, where quack-kernels is
+installed and has the workload, Quack (tiling "quack"), on the same inputs
+in the same process.
 """
 import json, os, pathlib, sys
 
@@ -29,14 +33,16 @@ def build(out, *points):
                      for p in points] or POINTS
     for w, d, n in chosen_points:
         keep = []
-        for m in (1, 8, 32):
+        for m in ROWS:
             cands = costmodel.predict([(w, d, n, m)])[0]["candidates"]
-            split = [t for t in cands if "splits" in t][:12]
-            plain = [t for t in cands if "splits" not in t][:6]
+            split = [t for t in cands if "splits" in t][
+                :int(os.environ.get("SPLIT", "12"))]
+            plain = [t for t in cands if "splits" not in t][
+                :int(os.environ.get("PLAIN", "6"))]
             keep += [t for t in split + plain if t not in keep]
         chosen[f"{w}/{d}/{n}"] = keep
         requests += [Request(w, d, n, 0, WORKLOADS[w].eps, tiling=t)
-                     for t in keep]
+                     for t in keep] + [Request(w, d, n, 0, WORKLOADS[w].eps)]
     build_requests(list(dict.fromkeys(requests)), out, os.cpu_count() or 2, "bin")
     pathlib.Path(out, "sweep.json").write_text(json.dumps(chosen, indent=1))
 
@@ -47,6 +53,7 @@ def time(out, result):
     os.environ["CREDIT_ARTIFACTS"] = os.path.abspath(out)
     chosen = json.loads(pathlib.Path(out, "sweep.json").read_text())
     refs = bench._references()
+    quack = bench._quack_peers()
     rows = []
     for key, tilings in chosen.items():
         w, d, n = key.split("/")
@@ -56,12 +63,16 @@ def time(out, result):
             torch.manual_seed(m + n)
             args, ref, sets = bench.experiment_inputs(
                 suites.Point(w, d, m, n), torch, refs)
-            for tiling in tilings:
-                err, us = bench.check_and_time(torch, fn, tiling, args, ref,
+            timed = [(t, fn, t) for t in tilings] + [("default", fn, None)]
+            if w in quack:
+                timed.append(("quack", quack[w], None))
+            for label, call, tiling in timed:
+                err, us = bench.check_and_time(torch, call, tiling, args, ref,
                                                sets, d)
                 rows.append({"workload": w, "dtype": d, "m": m, "n": n,
-                             "tiling": tiling, "us": us, "error": err})
-            best = min((r for r in rows[-len(tilings):] if r["us"]),
+                             "tiling": label, "us": us, "error": err})
+            best = min((r for r in rows[-len(timed):]
+                        if r["us"] and r["tiling"] in tilings),
                        key=lambda r: r["us"])
             print(f"{w} {m}x{n}: best {best['us']:.1f} us {best['tiling']}",
                   flush=True)
