@@ -6,6 +6,8 @@ and scored on a measurement of the current compiler's candidates.
     python ../benchmarks/experiments/model_variants.py fit NAME RAW OVERRIDES [ADD]
     python ../benchmarks/experiments/model_variants.py score RAW PROFILE...
     python ../benchmarks/experiments/model_variants.py residuals RAW PROFILE
+    python ../benchmarks/experiments/model_variants.py merge RAW OUT SWEEP...
+    python ../benchmarks/experiments/model_variants.py decode SWEEP PROFILE...
 
 `fit` copies targets/h200.json with OVERRIDES (a JSON object: the variant's
 profile keys, {"sfu_ops_per_us_per_sm": 1e12} to turn the special-function
@@ -18,8 +20,13 @@ the held-out and the fitted points (`costmodel evaluate`). `residuals`
 prints the geometric mean of predicted / measured time over the candidates
 within 1.5x of each point's fastest, by tiling field, workload and dtype:
 over all of them, then within points (each point's mean divided out: what
-sways a choice). NO_RES=1 in the environment turns the residency by depth
-off for all three.
+sways a choice). `merge` writes RAW with the points of split-sweep files
+added as fitted points (a later file's point replaces an earlier one's),
+for `fit`. `decode` prints, for each profile, the launched tiling's
+regret over a split sweep's tilings and, where the sweep timed Quack in
+the same process (2026-12-04 run 3 on), its ratio to Quack, listing the
+points under 1. The diff's switches (NO_RES=1, NO_OW=1, REGFIT=1; see its
+header) go in the environment and hold for every subcommand.
 """
 import collections, contextlib, io, json, math, os, pathlib, re, sys
 
@@ -91,6 +98,62 @@ def residuals(raw: str, profile: str) -> None:
     show("within points")
 
 
+def _sweep_points(path: str) -> dict:
+    """(workload, dtype, n, m) -> {tiling text, "default" or "quack": us}
+    of a split-sweep file, timings that passed only."""
+    points = collections.defaultdict(dict)
+    for row in json.loads(pathlib.Path(path).read_text())["rows"]:
+        if row["us"]:
+            key = (row["workload"], row["dtype"], row["n"], row["m"])
+            points[key][row["tiling"]] = row["us"]
+    return points
+
+
+def merge(raw: str, out: str, *sweeps: str) -> None:
+    data = json.loads(pathlib.Path(raw).read_text())
+    added = {}
+    for sweep in sweeps:
+        for (w, d, n, m), times in _sweep_points(sweep).items():
+            added[(w, d, n, m)] = {
+                "workload": w, "dtype": d, "m": m, "n": n, "source": "sweep",
+                "held_out": False,
+                "candidates": [{"tiling": t, "cluster": int(
+                    re.search(r"cluster = (\d+)", t).group(1)),
+                                "measured_us": us}
+                               for t, us in times.items()
+                               if t.startswith("#")]}
+    data["points"] += list(added.values())
+    data["merged_sweeps"] = [os.path.basename(s) for s in sweeps]
+    pathlib.Path(out).write_text(json.dumps(data))
+    print(f"{len(data['points'])} points, {len(added)} from the sweeps")
+
+
+def decode(sweep: str, *profiles: str) -> None:
+    from credit import costmodel
+    points = _sweep_points(sweep)
+    ops = sorted({key[:3] for key in points})
+    for profile in profiles:
+        ranges = dict(zip(ops, costmodel.variants(ops, profile)))
+        regrets, against = [], []
+        for key, times in sorted(points.items()):
+            tiling = costmodel.variant_for(ranges[key[:3]], key[3])
+            if tiling not in times:
+                print(f"  {key}: {tiling} was not timed")
+                continue
+            best = min(us for t, us in times.items() if t.startswith("#"))
+            regrets.append(times[tiling] / best)
+            if "quack" in times:
+                against.append((times["quack"] / times[tiling], key, tiling))
+        geomean = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        print(f"{pathlib.Path(profile).name}: regret {geomean(regrets):.3f} "
+              f"max {max(regrets):.3f}; Quack / launched "
+              f"{geomean([a for a, _, _ in against]):.3f}, "
+              f"{sum(a < 1 for a, _, _ in against)} of {len(against)} under 1")
+        for ratio, key, tiling in sorted(against)[:8]:
+            if ratio < 1:
+                print(f"  {ratio:.3f} {key} {tiling}")
+
+
 if __name__ == "__main__":
-    {"fit": fit, "score": score, "residuals": residuals}[sys.argv[1]](
-        *sys.argv[2:])
+    {"fit": fit, "score": score, "residuals": residuals, "merge": merge,
+     "decode": decode}[sys.argv[1]](*sys.argv[2:])
