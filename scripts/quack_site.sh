@@ -21,6 +21,7 @@ install_quack() {
         "$root"/.quack/p1/cu13.sha256 | sha256sum --check --status); then
     echo "the cu13 wheel's parts in .quack/*/ do not add up to the wheel in" \
       ".quack/p1/cu13.sha256 (${#parts[@]} found): carry every .quack/pK" >&2
+    rm -rf "$wheels"
     return 2
   fi
   cp "$root"/.quack/*/*.whl "$wheels/"

@@ -6,8 +6,8 @@ tiling, to calibrate the cost model's split-row terms.
 
 `build` asks the cost model for every candidate of each point and keeps
 the SPLIT (default 12) fastest predicted split tilings and the PLAIN
-(default 6) fastest without splits at M = 1, 4, 8 and 32 (1 and 8 before
-2026-12-04, 1, 8 and 32 before 2026-12-05), compiles them into OUT and
+(default 6) fastest without splits at M = 1, 4, 8 and 32 (runs 1 and 2
+of 2026-12-04 selected at fewer M), compiles them into OUT and
 writes OUT/sweep.json. `time` checks each tiling against float64 and
 times it at M = 1, 4, 8, 32 with the benchmark's CUDA-graph timing, then
 the compiler's own choice (tiling "default") and, where quack-kernels is
