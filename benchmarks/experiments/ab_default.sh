@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# GPU machine: CREDIT's default from two libraries A and B (artifacts/A,
+# artifacts/B, each from default_library.py; artifacts/dev/A.tar.xz and
+# B.tar.xz are unpacked first when carried that way), alternating A B B A
+# on the decode and ours grids and A B on the paper grid in one call; the
+# best of each library's runs per point, then A / B as a geomean per grid
+# with the five points that moved most either way. Raw runs go to
+# $OUT/ab.tar.gz.
+#   bash benchmarks/experiments/ab_default.sh A B
+set -uo pipefail
+A=$1 B=$2
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+for lib in "$A" "$B"; do
+  [[ -f $ROOT/artifacts/dev/$lib.tar.xz ]] &&
+    tar xJf "$ROOT/artifacts/dev/$lib.tar.xz" -C "$ROOT/artifacts"
+done
+RUNS=$(mktemp -d)
+run() { # library grid
+  (source "$ROOT/scripts/device_env.sh" "$1"
+   timeout 200 python3 -m credit.bench --grid "$2" --implementations credit_c0 \
+     --out "$RUNS/$2-$1-$SECONDS.json" --budget 150 >"$RUNS/$2-$1-$SECONDS.log" 2>&1)
+  echo "$1 $2 rc=$? at ${SECONDS}s"
+}
+for lib in "$A" "$B" "$B" "$A"; do run "$lib" decode; run "$lib" ours; done
+run "$A" paper; run "$B" paper
+python3 - "$RUNS" "$A" "$B" <<'PY'
+import collections, glob, json, math, os, sys
+runs, a, b = sys.argv[1:]
+best = collections.defaultdict(dict)
+for path in glob.glob(os.path.join(runs, "*.json")):
+    grid, rest = os.path.basename(path).split("-", 1)
+    lib = rest.rsplit("-", 1)[0]
+    for p in json.load(open(path))["points"]:
+        t = p["times_ms"].get("credit_c0")
+        if t:
+            key = (grid, p["workload"], p["dtype"], p["m"], p["n"])
+            best[key][lib] = min(t, best[key].get(lib, math.inf))
+for grid in ("decode", "ours", "paper"):
+    ratios = sorted((v[a] / v[b], k[1:]) for k, v in best.items()
+                    if k[0] == grid and a in v and b in v)
+    if not ratios:
+        continue
+    mean = math.exp(sum(math.log(r) for r, _ in ratios) / len(ratios))
+    print(f"{grid}: {a} / {b} {mean:.3f} over {len(ratios)} points")
+    for r, k in ratios if len(ratios) <= 10 else ratios[:5] + ratios[-5:]:
+        print(f"  {r:.3f} {k}")
+PY
+tar czf "${OUT:-/tmp}/ab.tar.gz" -C "$RUNS" .

@@ -1,0 +1,24 @@
+"""CREDIT's default (cluster 0: the cost model's variants) at every point
+of the decode, ours and paper grids, for an A/B of two compilers or
+profiles on the GPU (ab_default.sh).
+
+    cd python
+    CREDIT_OPT=../build/bin/credit-opt python ../benchmarks/experiments/default_library.py OUT
+
+The credit-opt named (and its environment: model_variants.diff's
+switches) decides the tilings.
+"""
+import os, sys
+
+from credit import suites
+from credit.build import build
+from credit.compiler import Request
+from credit.workloads import WORKLOADS
+
+if __name__ == "__main__":
+    points = (suites.decode_points() + suites.our_points() +
+              suites.paper_points())
+    requests = list(dict.fromkeys(
+        Request(p.workload, p.dtype, p.n, 0, WORKLOADS[p.workload].eps)
+        for p in points))
+    build(requests, sys.argv[1], os.cpu_count() or 2, "bin")
