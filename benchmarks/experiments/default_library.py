@@ -12,13 +12,9 @@ import os, sys
 
 from credit import suites
 from credit.build import build
-from credit.compiler import Request
-from credit.workloads import WORKLOADS
 
 if __name__ == "__main__":
     points = (suites.decode_points() + suites.our_points() +
               suites.paper_points())
-    requests = list(dict.fromkeys(
-        Request(p.workload, p.dtype, p.n, 0, WORKLOADS[p.workload].eps)
-        for p in points))
-    build(requests, sys.argv[1], os.cpu_count() or 2, "bin")
+    build(suites._bench_requests(points, clusters=(0,)), sys.argv[1],
+          os.cpu_count() or 2, "bin")

@@ -116,6 +116,7 @@ def _sweep_points(path: str) -> dict:
 
 
 def merge(raw: str, out: str, *sweeps: str) -> None:
+    from credit import costmodel
     data = json.loads(pathlib.Path(raw).read_text())
     added = {}
     for sweep in sweeps:
@@ -123,8 +124,8 @@ def merge(raw: str, out: str, *sweeps: str) -> None:
             added[(w, d, n, m)] = {
                 "workload": w, "dtype": d, "m": m, "n": n, "source": "sweep",
                 "held_out": False,
-                "candidates": [{"tiling": t, "cluster": int(
-                    re.search(r"cluster = (\d+)", t).group(1)),
+                "candidates": [{"tiling": t,
+                                "cluster": costmodel.cluster_of(t),
                                 "measured_us": us}
                                for t, us in times.items()
                                if t.startswith("#")]}
