@@ -5,6 +5,8 @@
 # finds new in build-fuzz/corpus. A crash, sanitizer report, timeout or
 # out-of-memory fails the run; the input that caused it is written to
 # build-fuzz/ (crash-*, timeout-*, oom-*): add it to test/Fuzz/regressions.
+# The seed is random unless a flag sets it (-seed=N): CI's run sets one,
+# so that it searches the same inputs every time and a finding reproduces.
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,10 +54,14 @@ set +e
   "$@" corpus "$SEEDS" >"$BUILD/fuzz.log" 2>&1
 status=$?
 set -e
-grep -E "^#[0-9]+ +(INITED|DONE)|ERROR|^stat::|Test unit written" "$BUILD/fuzz.log" || true
+grep -E "^INFO: Seed:|^#[0-9]+ +(INITED|DONE)|^stat::|Test unit written" \
+  "$BUILD/fuzz.log" || true
 if [[ $status == 0 ]] && grep -q "^Done [0-9]* runs" "$BUILD/fuzz.log"; then
   echo "fuzz: no finding"
 else
+  # The report with its stack, so that a finding in CI can be read there.
+  sed -n '/^==[0-9]*==ERROR\|deadly signal\|pipeline failed without\|was reported but/,/^SUMMARY\|^MS:/p' \
+    "$BUILD/fuzz.log" | head -80
   echo "fuzz: FINDING (exit $status; see $BUILD/fuzz.log)"
   exit 1
 fi

@@ -5,8 +5,8 @@
 # the Python package's tests (the GPU ones skip without a GPU), a project
 # built against the installed CMake package (scripts/test-embedding.sh),
 # the wheel with its static credit-opt (scripts/test-wheel.sh), and
-# credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it). Ends
-# with "N passed, N failed".
+# credit-fuzz for CREDIT_FUZZ_SECONDS (default 300; 0 skips it) from seed
+# CREDIT_FUZZ_SEED (default 1). Ends with "N passed, N failed".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$ROOT/scripts/setup.sh"
@@ -48,7 +48,7 @@ fi
 fuzzpassed=0 fuzzfailed=0
 fuzz_seconds=${CREDIT_FUZZ_SECONDS:-300}
 if [[ $fuzz_seconds != 0 ]]; then
-  if "$ROOT/scripts/fuzz.sh" "$fuzz_seconds"; then
+  if "$ROOT/scripts/fuzz.sh" "$fuzz_seconds" -seed="${CREDIT_FUZZ_SEED:-1}"; then
     fuzzpassed=1
   else
     fuzzfailed=1 status=1

@@ -32,6 +32,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -75,6 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // inputs, so a context serves a few hundred inputs and is then replaced
   // (interned attributes and types would otherwise pile up). Reproducing a
   // finding runs its input in a fresh context.
+  static bool recoveryEnabled = (llvm::CrashRecoveryContext::Enable(), true);
+  (void)recoveryEnabled;
   static std::unique_ptr<MLIRContext> shared;
   static unsigned uses = 0;
   if (!shared || ++uses % 256 == 0)
@@ -88,8 +91,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   // The parser can report an error and still return IR (a stray token
   // after a dialect attribute); credit-opt rejects such input, and so
-  // does this harness.
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  // does this harness. Upstream parsers that crash are stopped, as in
+  // credit-opt, and their context is abandoned.
+  OwningOpRef<ModuleOp> module;
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafely(
+          [&] { module = parseSourceString<ModuleOp>(text, &context); })) {
+    (void)module.release();
+    (void)shared.release();
+    return 0;
+  }
   if (!module || errors || failed(verify(*module)))
     return 0;
 
