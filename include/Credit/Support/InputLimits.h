@@ -10,8 +10,9 @@
 //   overflows the stack before any diagnostic (6831 nested `[`).
 // - linalg.reduce's and linalg.broadcast's custom parsers store a null
 //   attribute when their `dimensions = [...]` is not a list of integers
-//   (`[q]`, `[1,]`, `q`), and linalg.transpose's when its `permutation`
-//   is not, and then dereference it, after printing their error.
+//   that fit in int64 (`[q]`, `[1,]`, `q`, `[99999999999999999999]`), and
+//   linalg.transpose's when its `permutation` is not, and then dereference
+//   it, after printing their error.
 // - MLIR's bytecode reader trusts the sizes and counts a file states (a
 //   damaged file asks for a SmallVector of 258034373637 elements and
 //   aborts), so such tools read MLIR text only.
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -91,9 +93,9 @@ inline size_t skipSpace(llvm::StringRef text, size_t i) {
     ++i;
   return i;
 }
-/// Whether `text` at `i` continues a keyword with ` = [ints]`, the only
-/// form the parsers of the ops of kIntegerListOps survive once they have
-/// seen their keyword.
+/// Whether `text` at `i` continues a keyword with ` = [ints]` (each within
+/// int64), the only form the parsers of the ops of kIntegerListOps survive
+/// once they have seen their keyword.
 inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
   i = skipSpace(text, i);
   if (i >= text.size() || text[i] != '=')
@@ -105,6 +107,7 @@ inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
   if (i < text.size() && text[i] == ']')
     return true;
   while (true) {
+    size_t start = i;
     if (i < text.size() && text[i] == '-')
       ++i;
     size_t digits = i;
@@ -117,7 +120,9 @@ inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
       while (i < text.size() && llvm::isDigit(text[i]))
         ++i;
     }
-    if (i == digits)
+    // An integer beyond int64 is a parse error too (`[99999999999999999999]`).
+    int64_t value;
+    if (i == digits || text.slice(start, i).getAsInteger(0, value))
       return false;
     i = skipSpace(text, i);
     if (i < text.size() && text[i] == ']')
@@ -182,13 +187,15 @@ inline std::optional<UnsafeInput> findUnsafeInput(llvm::StringRef text) {
                                 std::to_string(kMaxNestingDepth) +
                                 " levels; credit-opt refuses such input "
                                 "rather than overflow the parser's stack"};
-  if (std::optional<size_t> at = findUnparsableIntegerList(text))
-    return UnsafeInput{*at, "'" + text.substr(*at).take_while([](char c) {
-                         return detail::isIdentifierChar(c);
-                       }).str() + "' of linalg.reduce, broadcast and "
-                                  "transpose must be a list of integers "
-                                  "('= [1]'); MLIR's parser crashes on "
-                                  "anything else, so credit-opt refuses it"};
+  if (std::optional<size_t> at = findUnparsableIntegerList(text)) {
+    llvm::StringRef keyword =
+        text.substr(*at).take_while(detail::isIdentifierChar);
+    return UnsafeInput{*at, "'" + keyword.str() +
+                                "' of linalg.reduce, broadcast and transpose "
+                                "must be a list of 64-bit integers ('= "
+                                "[1]'); MLIR's parser crashes on anything "
+                                "else, so credit-opt refuses it"};
+  }
   return std::nullopt;
 }
 
