@@ -194,8 +194,9 @@ int main(int argc, char **argv) {
     sourceMgr.PrintMessage(
         sourceMgr.FindLocForLineAndColumn(buffer, line, 1),
         llvm::SourceMgr::DK_Error,
-        "MLIR's parser crashed on this line (an upstream bug); credit-opt "
-        "refuses the input");
+        "MLIR's parser crashed on this line, which is likely malformed (a "
+        "parser bug: it should have reported an error); credit-opt refuses "
+        "the input");
     return EXIT_FAILURE;
   }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
