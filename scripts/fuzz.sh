@@ -60,7 +60,7 @@ if [[ $status == 0 ]] && grep -q "^Done [0-9]* runs" "$BUILD/fuzz.log"; then
   echo "fuzz: no finding"
 else
   # The report with its stack, so that a finding in CI can be read there.
-  sed -n '/^==[0-9]*==ERROR\|deadly signal\|pipeline failed without\|was reported but/,/^SUMMARY\|^MS:/p' \
+  sed -n '/ERROR\|pipeline failed without\|was reported but/,/^SUMMARY\|^MS:/p' \
     "$BUILD/fuzz.log" | head -80
   echo "fuzz: FINDING (exit $status; see $BUILD/fuzz.log)"
   exit 1

@@ -61,6 +61,13 @@ static const DialectRegistry &getRegistry() {
   return *registry;
 }
 
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  // Lets a parse run under a CrashRecoveryContext; a crash outside one
+  // still reaches the sanitizer and libFuzzer.
+  llvm::CrashRecoveryContext::Enable();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Inputs are MLIR text; very large ones only slow the search.
   if (size > 16384)
@@ -76,8 +83,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // inputs, so a context serves a few hundred inputs and is then replaced
   // (interned attributes and types would otherwise pile up). Reproducing a
   // finding runs its input in a fresh context.
-  static bool recoveryEnabled = (llvm::CrashRecoveryContext::Enable(), true);
-  (void)recoveryEnabled;
   static std::unique_ptr<MLIRContext> shared;
   static unsigned uses = 0;
   if (!shared || ++uses % 256 == 0)
@@ -91,13 +96,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   // The parser can report an error and still return IR (a stray token
   // after a dialect attribute); credit-opt rejects such input, and so
-  // does this harness. Upstream parsers that crash are stopped, as in
-  // credit-opt, and their context is abandoned.
+  // does this harness. A parser that crashes is stopped, as in
+  // credit-opt, and its context abandoned.
   OwningOpRef<ModuleOp> module;
   llvm::CrashRecoveryContext recovery;
   if (!recovery.RunSafely(
           [&] { module = parseSourceString<ModuleOp>(text, &context); })) {
-    (void)module.release();
     (void)shared.release();
     return 0;
   }
