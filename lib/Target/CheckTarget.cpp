@@ -9,6 +9,8 @@
 #include "Credit/Dialect/CreditOps.h"
 #include "Credit/Support/CheckedOptions.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -158,14 +160,21 @@ struct CheckTargetPass
     if (requireOps &&
         !module.walk([](RowwiseOp) { return WalkResult::interrupt(); })
              .wasInterrupted()) {
-      // Front ends write linalg; point at the first such op, which is
-      // most likely what the user meant to compile.
+      // Front ends write linalg; point at what the user most likely meant
+      // to compile: the first linalg op that reduces, else the first one
+      // (not an op in a linalg op's body, such as its linalg.yield).
       Operation *linalg = nullptr;
-      module.walk([&](Operation *op) {
+      module.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (op->getName().getDialectNamespace() != "linalg")
           return WalkResult::advance();
-        linalg = op;
-        return WalkResult::interrupt();
+        auto structured = dyn_cast<linalg::LinalgOp>(op);
+        if (structured && structured.getNumReductionLoops() > 0) {
+          linalg = op;
+          return WalkResult::interrupt();
+        }
+        if (!linalg)
+          linalg = op;
+        return WalkResult::skip();
       });
       InFlightDiagnostic diag =
           emitError(linalg ? linalg->getLoc() : module.getLoc())

@@ -21,6 +21,7 @@
 // A module without credit.rowwise ops is nothing to compile when asked.
 // RUN: not credit-opt %s --credit-check-target=require-ops=true 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not credit-opt %S/Inputs/linalg-unraisable.mlir --credit-check-target=require-ops=true 2>&1 | FileCheck %s --check-prefix=LINALG
+// RUN: not credit-opt %S/Inputs/linalg-column-sum.mlir --credit-to-ptx 2>&1 | FileCheck %s --check-prefix=REDUCE
 // RUN: not env PATH=%t.nowhere CUDA_ROOT= CUDA_HOME= CUDA_PATH= %credit_opt_path %s --credit-check-target="format=bin" 2>&1 | FileCheck %s --check-prefix=NOPTXAS-ENV
 
 // OK: module
@@ -39,6 +40,7 @@
 // NOTHING: check-target.mlir:{{[0-9]+}}:1: error: nothing to compile: the module has no credit.rowwise op
 // NOTHING-NOT: linalg
 // NOTHING-NOT: see current operation
+// REDUCE: linalg-column-sum.mlir:8:8: error: nothing to compile: the module has no credit.rowwise op; linalg.reduce is not raised to credit.rowwise
 // LINALG: linalg-unraisable.mlir:4:8: error: nothing to compile: the module has no credit.rowwise op; linalg.softmax is not raised to credit.rowwise (credit-raise-linalg takes reduction-reuse computations along the last dimension; its remarks say why it left an op alone)
 module {
 }
