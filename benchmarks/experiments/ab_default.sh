@@ -6,7 +6,8 @@
 # best of each library's runs per point, then A / B as a geomean per grid
 # with the five points that moved most either way. Raw runs go to
 # $OUT/ab.tar.gz.
-#   bash benchmarks/experiments/ab_default.sh A B
+#   [SEQ="A:decode B:decode ..."] [STOP_AT=SECONDS] \
+#     bash benchmarks/experiments/ab_default.sh A B
 set -uo pipefail
 A=$1 B=$2
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,8 +22,14 @@ run() { # library grid
      --out "$RUNS/$2-$1-$SECONDS.json" --budget 150 >"$RUNS/$2-$1-$SECONDS.log" 2>&1)
   echo "$1 $2 rc=$? at ${SECONDS}s"
 }
-for lib in "$A" "$B" "$B" "$A"; do run "$lib" decode; run "$lib" ours; done
-run "$A" paper; run "$B" paper
+# SEQ: the runs, in order, as LIB:GRID with LIB A or B; STOP_AT: seconds
+# after which no run starts (a device call is limited to 600 s).
+SEQ=${SEQ:-"A:decode A:ours B:decode B:ours B:decode B:ours A:decode A:ours A:paper B:paper"}
+for item in $SEQ; do
+  (( SECONDS < ${STOP_AT:-100000} )) || { echo "stopped before $item"; break; }
+  lib=$B; [[ ${item%%:*} == A ]] && lib=$A
+  run "$lib" "${item#*:}"
+done
 python3 - "$RUNS" "$A" "$B" <<'PY'
 import collections, glob, json, math, os, sys
 runs, a, b = sys.argv[1:]
