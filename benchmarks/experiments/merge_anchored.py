@@ -1,5 +1,6 @@
 """Merges a cost-model measurement of added candidates into an earlier one
-(twelfth session, 2026-12-03: run 10 = run 7 + run 9):
+(twelfth session, 2026-12-03: run 10 = run 7 + run 9; the files are stored
+as .json.xz since 2026-12-05, `xz -dk` restores them):
 
     python3 benchmarks/experiments/merge_anchored.py \\
         benchmarks/costmodel-raw-2026-12-03-run7.json \\

@@ -1,5 +1,7 @@
 """Experiment of 2026-12-03 (prepared in the eleventh session, measured in
-the twelfth: costmodel-raw-2026-12-03-run8.json, COSTMODEL.md runs 8-10).
+the twelfth: costmodel-raw-2026-12-03-run8.json, COSTMODEL.md runs 8-10;
+that day's files are stored as .json.xz since 2026-12-05, `xz -dk`
+restores the run-7 file this reads).
 Quack's shape for long rows (clusters of 16 CTAs of 256 threads, the slice
 in shared memory, 80 registers, three CTAs per SM; RESULTS.md, fifth
 session, the ncu look at softmax bf16 64 x 262144) was not among the cost
