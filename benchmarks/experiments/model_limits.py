@@ -28,6 +28,7 @@ def _rows(raw: str, profile: str | None) -> list[dict]:
         [(p["workload"], p["dtype"], p["n"], p["m"]) for p in points], profile)
     rows = []
     for point, prediction in zip(points, predictions):
+        point["key"] = costmodel._point_key(point)
         measured = {c["tiling"]: c["measured_us"] for c in point["candidates"]
                     if c.get("measured_us")}
         tilings = [t for t in prediction["candidates"] if t in measured]
@@ -91,19 +92,14 @@ def correction(raw: str, profile: str | None = None) -> None:
     held = [r for r in rows if r["point"]["held_out"]]
 
     def scores(group, w) -> str:
-        regrets, right = [], []
+        chosen = {}
         for r in group:
-            chosen = int(np.argmin(r["q"] + (r["X"] @ w if w is not None
-                                             else 0)))
-            regrets.append(math.exp(r["m"][chosen] - r["m"].min()))
-            ctas = [costmodel.ctas_per_row(t) for t in r["tilings"]]
-            one = [x for x, c in zip(r["m"], ctas) if c == 1]
-            many = [x for x, c in zip(r["m"], ctas) if c > 1]
-            if one and many:
-                close = abs(min(many) - min(one)) <= math.log(costmodel.TIE)
-                right.append(close or (ctas[chosen] > 1) ==
-                             (min(many) < min(one)))
-        return f"{sum(right) / len(right):6.1%} {_summary(regrets)}"
+            q = r["q"] + (r["X"] @ w if w is not None else 0)
+            chosen[id(r["point"])] = r["tilings"][int(np.argmin(q))]
+        found = costmodel.score([r["point"] for r in group],
+                                lambda row, measured: chosen[id(row)])
+        return (f"{found['sign_accuracy']:6.1%} {found['regret_geomean']:.3f}"
+                f" {found['regret_p95']:.3f} {found['regret_max']:.3f}")
 
     def show(name, w):
         print(f"{name:<28} held out {scores(held, w)}   fitted "
