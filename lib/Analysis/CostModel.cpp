@@ -29,21 +29,45 @@ static double softMax(double a, double b, double c, double p) {
   return top * std::pow(sum, 1.0 / p);
 }
 
+int64_t mlir::credit::getRowGroupLaunchShare(const KernelPlan &plan,
+                                             const ChipProfile &profile) {
+  // Split rows' clusters wait for each other: all must be resident.
+  if (plan.grid != GridPolicy::OneWave || plan.splits != 1 ||
+      profile.rowGroupLaunchShare <= 0 ||
+      plan.ctasPerSM < profile.rowGroupLaunchCtasPerSM)
+    return 0;
+  return profile.rowGroupLaunchShare;
+}
+
+GridPolicy mlir::credit::getLaunchGrid(const KernelPlan &plan, int64_t rows,
+                                       const ChipProfile &profile) {
+  int64_t share = getRowGroupLaunchShare(plan, profile);
+  if (share == 0)
+    return plan.grid;
+  int64_t rowGroups = llvm::divideCeil(std::max<int64_t>(rows, 1), plan.rows);
+  int64_t resident = std::max<int64_t>(1, plan.coResidentGroups);
+  return llvm::divideCeil(rowGroups, resident) >= share
+             ? GridPolicy::RowGroupPerCluster
+             : plan.grid;
+}
+
 Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
                                  const ChipProfile &profile,
                                  int64_t rowBlocks) {
   Prediction result;
   if (rows <= 0) {
+    result.grid = plan.grid;
     result.micros = 0;
     result.bound = "latency";
     return result;
   }
   // Which clusters work, and how many row groups the busiest one has. The
   // clusters of a split row work as one group.
+  GridPolicy grid = result.grid = getLaunchGrid(plan, rows, profile);
   int64_t rowGroups = llvm::divideCeil(rows, plan.rows);
   int64_t resident = std::max<int64_t>(1, plan.coResidentGroups);
   int64_t activeGroups;
-  if (plan.grid == GridPolicy::RowBlocks) {
+  if (grid == GridPolicy::RowBlocks) {
     int64_t blocks = std::max<int64_t>(1, rowBlocks);
     activeGroups = std::min(blocks, resident);
     result.waves = llvm::divideCeil(rows, blocks) *
@@ -58,7 +82,7 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   // scheduled as clusters finish, which evens out all but a last partial
   // wave.
   double waves = double(result.waves);
-  if (plan.grid == GridPolicy::RowGroupPerCluster)
+  if (grid == GridPolicy::RowGroupPerCluster)
     waves = std::max(1.0, double(rowGroups) / double(activeGroups));
   int64_t ctas = result.activeClusters * plan.cluster;
   result.activeSMs = std::min(profile.numSMs, ctas);
@@ -86,6 +110,12 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
                                                                    : DRAM;
   double l2Bytes =
       rowsPerGroup * double(plan.broadcastBytesPerRow) / ctasPerRow;
+  // A kernel built to load its broadcast slice once per CTA loads it per
+  // row group when launched as a cluster per row group.
+  bool broadcastsPerGroup =
+      plan.broadcastsInRegisters && grid == GridPolicy::RowGroupPerCluster;
+  if (broadcastsPerGroup)
+    l2Bytes += double(plan.broadcastBytesPerCta);
   // Column sums kept in global memory are read and written back per row;
   // the cluster's block of them stays in L2.
   l2Bytes += rowsPerGroup * double(plan.columnSumBytesPerRow) / ctasPerRow;
@@ -141,7 +171,7 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
           profile.getClusterExchangeUs(plan.cluster, plan.exchange) +
       double(plan.gridRounds) * profile.getGridExchangeUs(plan.splits) +
       ownOps / profile.threadOpsPerUs;
-  if (plan.grid == GridPolicy::RowGroupPerCluster)
+  if (grid == GridPolicy::RowGroupPerCluster)
     result.latencyUs += profile.ctaLaunchUs;
 
   // One CTA per SM waits out its own chain between its transfers (the
@@ -161,8 +191,9 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   // Broadcast inputs kept in registers: every CTA loads its slice of them
   // once, through its SM beside its first rows (at few rows, as much as a
   // row's own loads).
-  result.micros +=
-      perSM * double(plan.broadcastBytesPerCta) / smLimitBytesPerUs;
+  if (!broadcastsPerGroup)
+    result.micros +=
+        perSM * double(plan.broadcastBytesPerCta) / smLimitBytesPerUs;
   // Clusters meet once at start-up before their first exchange.
   if (plan.cluster > 1)
     result.micros += profile.getClusterExchangeUs(plan.cluster);
@@ -217,10 +248,13 @@ std::string mlir::credit::describePrediction(const KernelPlan &plan,
     os << llvm::formatv(" ({0:f0} operations per element",
                         plan.opsPerElement);
   }
-  os << llvm::formatv("; {0} wave{1} of {2} cluster{3})", prediction.waves,
+  os << llvm::formatv("; {0} wave{1} of {2} cluster{3}", prediction.waves,
                       prediction.waves == 1 ? "" : "s",
                       prediction.activeClusters,
                       prediction.activeClusters == 1 ? "" : "s");
+  if (prediction.grid != plan.grid)
+    os << ", launched as a cluster per row group";
+  os << ")";
   return text;
 }
 

@@ -195,6 +195,21 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
   if (object->get("grid_exchange_per_cluster_us"))
     profile.gridExchangePerClusterUs =
         read.number("grid_exchange_per_cluster_us", true);
+  // Optional: without it cluster kernels always take one wave.
+  if (object->get("row_group_launch")) {
+    const llvm::json::Object *launch = object->getObject("row_group_launch");
+    if (!launch) {
+      read.fail("'row_group_launch' must be an object with 'min_share' and "
+                "'min_ctas_per_sm'");
+    } else {
+      std::string launchProblem;
+      ProfileReader fields(*launch, launchProblem);
+      profile.rowGroupLaunchShare = fields.integer("min_share");
+      profile.rowGroupLaunchCtasPerSM = fields.integer("min_ctas_per_sm");
+      if (!fields.ok())
+        read.fail("'row_group_launch': " + launchProblem);
+    }
+  }
   // Measured residency is optional: without it the SMs are one pool.
   if (object->get("active_clusters")) {
     if (const llvm::json::Object *active = read.bySize("active_clusters")) {

@@ -66,10 +66,10 @@ static int loadDriver(void) {
 /* Applies the grid rule; sets a Python error and returns -1 when it
  * cannot apply. */
 static int gridRule(long long policy, long long m, long long group,
-                    long long active, long long blocks, long long *rows,
-                    long long *clusters) {
-  const char *why =
-      creditGridRule(policy, m, group, active, blocks, rows, clusters);
+                    long long active, long long blocks, long long switchShare,
+                    long long *rows, long long *clusters) {
+  const char *why = creditGridRule(policy, m, group, active, blocks,
+                                   switchShare, rows, clusters);
   if (why) {
     PyErr_SetString(PyExc_ValueError, why);
     return -1;
@@ -77,36 +77,36 @@ static int gridRule(long long policy, long long m, long long group,
   return 0;
 }
 
-/* grid(policy, m, rows_per_cta, active, blocks) -> (rows_per_cluster,
- * clusters): the rule launch() applies, for tests. */
+/* grid(policy, m, rows_per_cta, active, blocks, switch_share) ->
+ * (rows_per_cluster, clusters): the rule launch() applies, for tests. */
 static PyObject *grid(PyObject *self, PyObject *const *argv,
                       Py_ssize_t argc) {
   (void)self;
-  if (argc != 5) {
-    PyErr_SetString(PyExc_TypeError, "grid() takes 5 arguments");
+  if (argc != 6) {
+    PyErr_SetString(PyExc_TypeError, "grid() takes 6 arguments");
     return NULL;
   }
-  long long values[5];
-  for (int i = 0; i < 5; ++i)
+  long long values[6];
+  for (int i = 0; i < 6; ++i)
     values[i] = PyLong_AsLongLong(argv[i]);
   if (PyErr_Occurred())
     return NULL;
   long long rows, clusters;
-  if (gridRule(values[0], values[1], values[2], values[3], values[4], &rows,
-               &clusters) != 0)
+  if (gridRule(values[0], values[1], values[2], values[3], values[4],
+               values[5], &rows, &clusters) != 0)
     return NULL;
   return Py_BuildValue("(LL)", rows, clusters);
 }
 
 /* launch(function, block, cluster, shared, policy, rows_per_cta, active,
- *        blocks, stream, m, args) -> None
+ *        switch_share, blocks, stream, m, args) -> None
  * `args` is a tuple of ints: the kernel's parameters without m and
  * rows_per_cluster. */
 static PyObject *launch(PyObject *self, PyObject *const *argv,
                         Py_ssize_t argc) {
   (void)self;
-  if (argc != 11) {
-    PyErr_SetString(PyExc_TypeError, "launch() takes 11 arguments");
+  if (argc != 12) {
+    PyErr_SetString(PyExc_TypeError, "launch() takes 12 arguments");
     return NULL;
   }
   unsigned long long function = PyLong_AsUnsignedLongLong(argv[0]);
@@ -116,12 +116,13 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
   long long policy = PyLong_AsLongLong(argv[4]);
   long long group = PyLong_AsLongLong(argv[5]);
   long long active = PyLong_AsLongLong(argv[6]);
-  long long blocks = PyLong_AsLongLong(argv[7]);
-  unsigned long long stream = PyLong_AsUnsignedLongLong(argv[8]);
-  long long m = PyLong_AsLongLong(argv[9]);
+  long long switchShare = PyLong_AsLongLong(argv[7]);
+  long long blocks = PyLong_AsLongLong(argv[8]);
+  unsigned long long stream = PyLong_AsUnsignedLongLong(argv[9]);
+  long long m = PyLong_AsLongLong(argv[10]);
   if (PyErr_Occurred())
     return NULL;
-  PyObject *args = argv[10];
+  PyObject *args = argv[11];
   if (!PyTuple_Check(args)) {
     PyErr_SetString(PyExc_TypeError, "launch(): args must be a tuple");
     return NULL;
@@ -137,7 +138,8 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
   }
 
   long long rows, clusters;
-  if (gridRule(policy, m, group, active, blocks, &rows, &clusters) != 0)
+  if (gridRule(policy, m, group, active, blocks, switchShare, &rows,
+               &clusters) != 0)
     return NULL;
   if (clusters == 0) /* no rows: nothing to launch */
     Py_RETURN_NONE;
@@ -191,10 +193,11 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
 static PyMethodDef methods[] = {
     {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
      "launch(function, block, cluster, shared, policy, rows_per_cta, "
-     "active, blocks, stream, m, args): launches a CREDIT kernel"},
+     "active, switch_share, blocks, stream, m, args): launches a CREDIT "
+     "kernel"},
     {"grid", (PyCFunction)(void (*)(void))grid, METH_FASTCALL,
-     "grid(policy, m, rows_per_cta, active, blocks) -> (rows_per_cluster, "
-     "clusters): the grid rule launch() applies"},
+     "grid(policy, m, rows_per_cta, active, blocks, switch_share) -> "
+     "(rows_per_cluster, clusters): the grid rule launch() applies"},
     {NULL, NULL, 0, NULL},
 };
 

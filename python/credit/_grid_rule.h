@@ -2,10 +2,11 @@
  *
  * Part of the CREDIT project.
  *
- * manifest.py's KernelManifest.rows_per_cluster and grid, for one
- * waves setting (1): the rows each cluster takes and the clusters to
- * launch for `m` rows. Shared by _fastlaunch.c (CPython's limited API) and
- * _torchpath.cpp (PyTorch's C++ API); plain C, no Python.
+ * manifest.py's KernelManifest.rows_per_cluster and grid, without the
+ * $CREDIT_WAVES experiment knob: the rows each cluster takes and the
+ * clusters to launch for `m` rows. Shared by _fastlaunch.c (CPython's
+ * limited API) and _torchpath.cpp (PyTorch's C++ API); plain C, no
+ * Python.
  */
 
 #ifndef CREDIT_GRID_RULE_H
@@ -24,13 +25,21 @@ static inline long long creditCeilDiv(long long a, long long b) {
 
 /* Sets *rows and *clusters for `m` rows of a kernel with `group` rows per
  * CTA, `active` co-resident row groups and `blocks` row blocks (column
- * sums). Returns NULL, or why the rule cannot apply. */
+ * sums). A one-wave kernel takes a cluster per row group from `switchShare`
+ * row groups per resident group (0: never). Returns NULL, or why the rule
+ * cannot apply. */
 static inline const char *creditGridRule(long long policy, long long m,
                                          long long group, long long active,
-                                         long long blocks, long long *rows,
+                                         long long blocks,
+                                         long long switchShare,
+                                         long long *rows,
                                          long long *clusters) {
   if (m < 0 || group < 1)
     return "negative rows or no rows per CTA";
+  if (policy == CREDIT_ONE_WAVE && switchShare > 0 &&
+      creditCeilDiv(creditCeilDiv(m, group), active > 0 ? active : 1) >=
+          switchShare)
+    policy = CREDIT_ROW_GROUP_PER_CLUSTER;
   switch (policy) {
   case CREDIT_ROW_GROUP_PER_CLUSTER:
     *rows = group;

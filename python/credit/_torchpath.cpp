@@ -149,7 +149,8 @@ struct SplitBuffers {
 struct Kernel {
   uint64_t function = 0;
   unsigned block = 0, cluster = 0, shared = 0;
-  int64_t policy = 0, group = 1, active = 1, low = 0, high = 0;
+  int64_t policy = 0, group = 1, active = 1, switchShare = 0, low = 0,
+          high = 0;
   bool split = false;
   /// Floats of partial values per row of a split kernel.
   int64_t partialFloats = 0;
@@ -201,7 +202,7 @@ std::shared_ptr<Plan> makePlan(std::string name, py::list kernels,
   plan->name = std::move(name);
   for (py::handle item : kernels) {
     auto fields = item.cast<py::tuple>();
-    TORCH_CHECK(fields.size() == 12, "credit: a kernel is 12 fields");
+    TORCH_CHECK(fields.size() == 13, "credit: a kernel is 13 fields");
     Kernel kernel;
     kernel.function = fields[0].cast<uint64_t>();
     kernel.block = fields[1].cast<unsigned>();
@@ -215,6 +216,7 @@ std::shared_ptr<Plan> makePlan(std::string name, py::list kernels,
     kernel.split = fields[9].cast<bool>();
     kernel.params = fields[10].cast<size_t>();
     kernel.partialFloats = fields[11].cast<int64_t>();
+    kernel.switchShare = fields[12].cast<int64_t>();
     TORCH_CHECK(kernel.params + 2 <= 64 && kernel.block > 0 &&
                     kernel.cluster > 0,
                 "credit: bad launch configuration for ", plan->name);
@@ -400,8 +402,8 @@ std::vector<at::Tensor> launch(Plan &plan, Call &call, const at::Tensor &x,
 
   long long rows = 0, clusters = 0;
   if (const char *why = creditGridRule(kernel.policy, call.m, kernel.group,
-                                       kernel.active, plan.blocks, &rows,
-                                       &clusters))
+                                       kernel.active, plan.blocks,
+                                       kernel.switchShare, &rows, &clusters))
     TORCH_CHECK(false, "credit: ", plan.name, ": ", why);
   if (clusters == 0)
     return outputs; // no rows: nothing to launch

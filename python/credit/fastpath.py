@@ -39,7 +39,8 @@ class _Kernel:
     """One loaded kernel, as the C launcher takes it."""
 
     __slots__ = ("loaded", "function", "block", "cluster", "shared", "policy",
-                 "group", "active", "low", "high", "split", "params")
+                 "group", "active", "switch_share", "low", "high", "split",
+                 "params")
 
     def __init__(self, loaded, low: int, high: int | None, blocks: int):
         manifest = loaded.manifest
@@ -56,6 +57,7 @@ class _Kernel:
         self.policy = GRID_POLICIES.index(manifest.grid_policy)
         self.group = manifest.rows_per_cta
         self.active = loaded.max_groups
+        self.switch_share = manifest.row_group_launch_share
         self.split = manifest.splits > 1
         # What the C launcher is given: every parameter but m and
         # rows_per_cluster (a short list would make the driver read past
@@ -117,7 +119,7 @@ class Plan:
                 self.name,
                 [(k.function, k.block, k.cluster, k.shared, k.policy,
                   k.group, k.active, k.low, k.high, k.split, k.params,
-                  k.loaded.manifest.split_partial_floats)
+                  k.loaded.manifest.split_partial_floats, k.switch_share)
                  for k in self.kernels],
                 self.blocks, self.alignment, list(self.outputs),
                 self.scalar_outputs, self.column_sums,
@@ -300,7 +302,8 @@ def _launch(plan: Plan, args: list, m: int) -> None:
                                f"arguments for {kernel.params} parameters")
         _fastlaunch.launch(kernel.function, kernel.block, kernel.cluster,
                            kernel.shared, kernel.policy, kernel.group,
-                           kernel.active, plan.blocks, stream, m, tuple(args))
+                           kernel.active, kernel.switch_share, plan.blocks,
+                           stream, m, tuple(args))
 
 
 def _run_poisoned(plan: Plan, x, args: list, m: int, rows_out,

@@ -172,8 +172,9 @@ class LoadedKernel:
         """Rows each cluster handles: the manifest's grid rule with this
         GPU's resident clusters. $CREDIT_WAVES spreads a one-wave grid over
         that many waves instead (an experiment knob; 0: a cluster per row
-        group)."""
-        waves = int(os.environ.get("CREDIT_WAVES", "1"))
+        group; 1: one wave at every M)."""
+        knob = os.environ.get("CREDIT_WAVES")
+        waves = int(knob) if knob is not None else None
         return self.manifest.rows_per_cluster(m, self.max_active_clusters,
                                               blocks, waves)
 

@@ -67,6 +67,9 @@ class KernelManifest:
     ptxas: dict | None
     #: How rows map to clusters: one of GRID_POLICIES.
     grid_policy: str = "row_group_per_cluster"
+    #: A one-wave kernel takes a cluster per row group from this many row
+    #: groups per resident group (the cost model's profile; 0: never).
+    row_group_launch_share: int = 0
     #: Row counts the kernel is chosen for: (min, max) pairs, max None for
     #: no bound.
     rows: tuple[tuple[int, int | None], ...] = ((1, None),)
@@ -113,23 +116,29 @@ class KernelManifest:
                    for low, high in self.rows)
 
     def rows_per_cluster(self, m: int, active_clusters: int,
-                         blocks: int | None, waves: int = 1) -> int:
+                         blocks: int | None, waves: int | None = None) -> int:
         """Rows each cluster handles for `m` rows (the grid rule): the rows
         of one CTA for a grid of a cluster per row group; an equal share
-        (whole row groups) for one wave of `active_clusters` (`waves` waves;
-        always one for split rows, whose clusters wait for each other); a
-        row block for column sums."""
+        (whole row groups) for one wave of `active_clusters`, or the rows
+        of one CTA from `row_group_launch_share` row groups per resident
+        group; a row block for column sums. `waves` (an experiment) forces
+        that many waves instead (0: a cluster per row group; always one
+        wave for split rows, whose clusters wait for each other)."""
         if self.grid_policy == "row_blocks":
             if blocks is None:
                 raise ManifestError(f"{self.name}: column sums need the "
                                     "number of row blocks")
             return max(1, math.ceil(m / blocks))
         group = self.rows_per_cta
+        groups = max(1, self.max_groups(active_clusters))
         if self.splits > 1:
             waves = 1
+        elif waves is None:
+            switch = self.row_group_launch_share
+            waves = 0 if switch and math.ceil(
+                math.ceil(m / group) / groups) >= switch else 1
         if self.grid_policy == "row_group_per_cluster" or waves <= 0:
             return group
-        groups = max(1, self.max_groups(active_clusters))
         share = math.ceil(m / (groups * waves))
         return max(group, math.ceil(share / group) * group)
 
@@ -292,6 +301,11 @@ def parse_manifest(data: dict, directory: pathlib.Path,
     if policy not in GRID_POLICIES:
         raise ManifestError(f"{where}: grid policy must be one of "
                             f"{', '.join(GRID_POLICIES)}, got {policy!r}")
+    # Absent from manifests of compilers before it: always one wave.
+    switch = grid.get("row_group_launch_share", 0)
+    if type(switch) is not int or switch < 0:
+        raise ManifestError(f"{where}: grid row_group_launch_share must be "
+                            f"a non-negative integer, got {switch!r}")
     rows = []
     for entry_rows in data.get("rows", [[1, None]]):
         if (not isinstance(entry_rows, list) or len(entry_rows) != 2 or
@@ -321,7 +335,8 @@ def parse_manifest(data: dict, directory: pathlib.Path,
         tiling=_require(data, "tiling", dict, where),
         chip=_require(data, "chip", str, where),
         ptx=ptx, cubin=cubin_path, ptxas=data.get("ptxas"),
-        grid_policy=policy, rows=tuple(rows), plan=data.get("plan"))
+        grid_policy=policy, row_group_launch_share=switch,
+        rows=tuple(rows), plan=data.get("plan"))
     counts = {
         "row_input": len(manifest.input_dtypes),
         "broadcast_input": len(manifest.broadcast_dtypes),

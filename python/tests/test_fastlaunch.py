@@ -3,6 +3,7 @@ compiler: its grid rule is the manifest's, and it fails cleanly without a
 GPU driver. No GPU needed."""
 
 import dataclasses
+import itertools
 import os
 import pathlib
 import shutil
@@ -53,33 +54,37 @@ def kernel(tmp_path):
 
 @pytest.mark.parametrize("policy", GRID_POLICIES)
 def test_grid_rule_is_the_manifests(fastlaunch, kernel, policy):
-    for rows_per_cta in (1, 2, 4, 16):
+    for rows_per_cta, switch in itertools.product((1, 2, 4, 16),
+                                                  (0, 1, 3, 6)):
         tiling = dict(kernel.tiling, rows=rows_per_cta)
-        k = dataclasses.replace(kernel, grid_policy=policy, tiling=tiling)
-        for m in (0, 1, 2, 3, 7, 64, 131, 132, 133, 1000, 65537):
+        k = dataclasses.replace(kernel, grid_policy=policy, tiling=tiling,
+                                row_group_launch_share=switch)
+        for m in (0, 1, 2, 3, 7, 42, 64, 131, 132, 133, 1000, 65537):
             for active, blocks in ((1, 1), (7, 64), (132, 64), (528, 3)):
-                if policy == "row_blocks" and blocks < 1:
-                    continue
                 rows = k.rows_per_cluster(m, active, blocks)
                 clusters = k.grid(m, rows, blocks) // k.cluster
                 assert fastlaunch.grid(GRID_POLICIES.index(policy), m,
-                                       rows_per_cta, active, blocks) == \
-                    (rows, clusters), (policy, m, rows_per_cta, active)
+                                       rows_per_cta, active, blocks,
+                                       switch) == (rows, clusters), \
+                    (policy, m, rows_per_cta, active, switch)
 
 
 def test_bad_calls_are_errors(fastlaunch):
     with pytest.raises(ValueError, match="unknown grid policy"):
-        fastlaunch.grid(7, 10, 1, 1, 1)
+        fastlaunch.grid(7, 10, 1, 1, 1, 0)
     with pytest.raises(ValueError, match="column sums need row blocks"):
-        fastlaunch.grid(2, 10, 1, 1, 0)
-    with pytest.raises(TypeError, match="takes 11 arguments"):
+        fastlaunch.grid(2, 10, 1, 1, 0, 0)
+    with pytest.raises(TypeError, match="takes 6 arguments"):
+        fastlaunch.grid(1, 10, 1, 1, 1)
+    with pytest.raises(TypeError, match="takes 12 arguments"):
         fastlaunch.launch(0, 128)
     with pytest.raises(TypeError, match="args must be a tuple"):
-        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 4, [1, 2])
+        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4, [1, 2])
     with pytest.raises(ValueError, match="too many kernel arguments"):
-        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 4, tuple(range(63)))
+        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4,
+                          tuple(range(63)))
     # No rows: nothing to launch, not even the driver is needed.
-    assert fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, ()) is None
+    assert fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 0, ()) is None
 
 
 def test_without_a_driver(fastlaunch):
@@ -87,4 +92,4 @@ def test_without_a_driver(fastlaunch):
            for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64")):
         pytest.skip("a CUDA driver is installed")
     with pytest.raises(RuntimeError, match="cannot load the CUDA driver"):
-        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 4, (1, 2))
+        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4, (1, 2))

@@ -104,6 +104,43 @@ def test_grid_rules(folder):
     assert grouped.grid(1000, 4, None) == 250 * 2
 
 
+def test_one_wave_switches_to_a_cluster_per_row_group(folder):
+    # From 6 row groups per resident cluster (the profile's rule) a
+    # one-wave kernel takes a cluster per row group.
+    kernel = parse_manifest(manifest(
+        grid={"policy": "one_wave", "row_group_launch_share": 6}), folder)
+    assert kernel.row_group_launch_share == 6
+    assert kernel.rows_per_cluster(500, active_clusters=100,
+                                   blocks=None) == 5
+    assert kernel.grid(500, 5, None) == 100 * 2
+    assert kernel.rows_per_cluster(501, 100, None) == 1
+    assert kernel.grid(501, 1, None) == 501 * 2
+    # Counted in row groups: 2 rows per CTA, 12 rows per cluster is 6.
+    pairs = parse_manifest(manifest(
+        grid={"policy": "one_wave", "row_group_launch_share": 6},
+        tiling={"cluster": 2, "rows": 2}), folder)
+    assert pairs.rows_per_cluster(1000, 100, None) == 10
+    assert pairs.rows_per_cluster(1001, 100, None) == 2
+    # $CREDIT_WAVES (an experiment) forces its waves at every M.
+    assert kernel.rows_per_cluster(1000, 100, None, waves=1) == 10
+    assert kernel.rows_per_cluster(10, 100, None, waves=0) == 1
+    # Manifests of compilers before the rule: always one wave.
+    old = parse_manifest(manifest(), folder)
+    assert old.row_group_launch_share == 0
+    assert old.rows_per_cluster(100000, 100, None) == 1000
+    # Split rows' clusters wait for each other: always one wave.
+    split = parse_manifest(split_manifest(
+        grid={"policy": "one_wave", "row_group_launch_share": 2}), folder)
+    assert split.rows_per_cluster(1000, 66, None) == 63
+    for bad in (-1, 1.5, "6", True):
+        with pytest.raises(ManifestError,
+                           match="row_group_launch_share must be a "
+                                 "non-negative integer"):
+            parse_manifest(manifest(grid={"policy": "one_wave",
+                                          "row_group_launch_share": bad}),
+                           folder)
+
+
 def split_manifest(splits=4, **changes):
     data = manifest(tiling={"cluster": 2, "splits": splits},
                     plan={"split_partial_floats_per_row": 2 * splits},

@@ -504,6 +504,22 @@ TEST(ProfileTest, RejectsBrokenProfiles) {
   EXPECT_FALSE(parseProfile(badKey, "p", error));
   EXPECT_NE(error.find("keys must be cluster sizes"), std::string::npos)
       << error;
+  std::string badLaunch = text;
+  badLaunch.replace(badLaunch.find("\"launch_us\""), 0,
+                    "\"row_group_launch\": {\"min_share\": 0, "
+                    "\"min_ctas_per_sm\": 2}, ");
+  EXPECT_FALSE(parseProfile(badLaunch, "p", error));
+  EXPECT_NE(error.find("'row_group_launch': 'min_share' must be a positive "
+                       "integer"),
+            std::string::npos)
+      << error;
+  std::string notAnObject = text;
+  notAnObject.replace(notAnObject.find("\"launch_us\""), 0,
+                      "\"row_group_launch\": 6, ");
+  EXPECT_FALSE(parseProfile(notAnObject, "p", error));
+  EXPECT_NE(error.find("'row_group_launch' must be an object"),
+            std::string::npos)
+      << error;
   std::string badAsync = text;
   badAsync.replace(badAsync.find("\"launch_us\""), 0,
                    "\"async_exchange_us\": {\"2\": -1}, ");
@@ -537,6 +553,60 @@ TEST_F(PlanTest, WavesFollowTheGridRule) {
   EXPECT_EQ(many.waves, 11);
   EXPECT_GT(many.micros, few.micros);
   EXPECT_DOUBLE_EQ(predict(*plan, 0, profile).micros, 0);
+}
+
+TEST_F(PlanTest, ManyRowGroupsPerClusterLaunchOnePerGroup) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  ChipProfile profile = refinedTestProfile();
+  std::optional<KernelPlan> plan = buildPlan(op, tiling(16, 256, 4, 1), target);
+  ASSERT_TRUE(plan);
+  ASSERT_EQ(plan->grid, GridPolicy::OneWave);
+  int64_t resident = plan->coResidentGroups;
+  ASSERT_GT(resident, 1);
+  // Without the profile's rule a cluster kernel always takes one wave.
+  EXPECT_EQ(getRowGroupLaunchShare(*plan, profile), 0);
+  EXPECT_EQ(getLaunchGrid(*plan, 100 * resident, profile), GridPolicy::OneWave);
+
+  profile.rowGroupLaunchShare = 6;
+  profile.rowGroupLaunchCtasPerSM = plan->ctasPerSM;
+  EXPECT_EQ(getRowGroupLaunchShare(*plan, profile), 6);
+  // 5 row groups per resident cluster: one wave, each cluster looping over
+  // 5; 5 and a bit: a cluster per row group, 5.x waves rather than 6.
+  int64_t below = 5 * resident, above = 5 * resident + 1;
+  EXPECT_EQ(getLaunchGrid(*plan, below, profile), GridPolicy::OneWave);
+  EXPECT_EQ(getLaunchGrid(*plan, above, profile),
+            GridPolicy::RowGroupPerCluster);
+  Prediction looped = predict(*plan, below, profile);
+  EXPECT_EQ(looped.grid, GridPolicy::OneWave);
+  EXPECT_EQ(looped.waves, 5);
+  Prediction grouped = predict(*plan, above, profile);
+  EXPECT_EQ(grouped.grid, GridPolicy::RowGroupPerCluster);
+  EXPECT_EQ(grouped.waves, 6);
+  // Launched as it finishes, the extra row group costs a fraction of a
+  // wave (and a CTA start per group), not a whole one.
+  ChipProfile oneWave = profile;
+  oneWave.rowGroupLaunchShare = 0;
+  Prediction padded = predict(*plan, above, oneWave);
+  EXPECT_EQ(padded.grid, GridPolicy::OneWave);
+  EXPECT_LT(grouped.micros, padded.micros);
+  std::string why = describePrediction(*plan, grouped);
+  EXPECT_NE(why.find("launched as a cluster per row group"), std::string::npos)
+      << why;
+  EXPECT_EQ(describePrediction(*plan, looped).find("row group"),
+            std::string::npos);
+
+  // Fewer CTAs per SM than the rule asks: always one wave.
+  profile.rowGroupLaunchCtasPerSM = plan->ctasPerSM + 1;
+  EXPECT_EQ(getRowGroupLaunchShare(*plan, profile), 0);
+  EXPECT_EQ(getLaunchGrid(*plan, 100 * resident, profile), GridPolicy::OneWave);
+  // One-CTA kernels already take a cluster per row group.
+  profile.rowGroupLaunchCtasPerSM = 1;
+  std::optional<KernelPlan> single =
+      buildPlan(op, tiling(1, 256, 4, 16), target);
+  ASSERT_TRUE(single);
+  EXPECT_EQ(single->grid, GridPolicy::RowGroupPerCluster);
+  EXPECT_EQ(getRowGroupLaunchShare(*single, profile), 0);
 }
 
 TEST_F(PlanTest, TheDramIsSharedByTheCtasThatWork) {

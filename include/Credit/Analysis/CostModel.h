@@ -44,7 +44,21 @@ struct Prediction {
   int64_t activeClusters = 0, waves = 0, activeSMs = 0;
   /// Which term is largest: "latency", "bandwidth" or "issue".
   llvm::StringRef bound;
+  /// The grid the kernel is launched with at this M (getLaunchGrid).
+  GridPolicy grid = GridPolicy::RowGroupPerCluster;
 };
+
+/// The row groups per resident cluster, ceil(row groups / co-resident
+/// groups), from which `plan`, a one-wave kernel, is launched as a cluster
+/// per row group instead (the profile's rule); 0 when its grid never
+/// changes. The manifest carries it for the runtime.
+int64_t getRowGroupLaunchShare(const KernelPlan &plan,
+                               const ChipProfile &profile);
+
+/// The grid `plan` is launched with for `rows` rows: its policy, or a
+/// cluster per row group from the share above.
+GridPolicy getLaunchGrid(const KernelPlan &plan, int64_t rows,
+                         const ChipProfile &profile);
 
 /// Predicts `plan` at `rows` rows. `rowBlocks` is the number of row blocks
 /// of column-sum outputs (the grid of such kernels).

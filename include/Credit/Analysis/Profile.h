@@ -85,6 +85,15 @@ struct ChipProfile {
   double launchUs = 0;
   /// Starting one more CTA (cluster) on an SM whose previous one finished.
   double ctaLaunchUs = 0;
+  /// When a cluster kernel takes a cluster per row group rather than one
+  /// persistent wave: from `rowGroupLaunchShare` row groups per resident
+  /// cluster, for kernels of at least `rowGroupLaunchCtasPerSM` CTAs per
+  /// SM (0: always one wave). Measured (benchmarks/RESULTS.md, 2026-12-04
+  /// and 2026-12-05): at many row groups per cluster clusters launched as
+  /// others finish drift out of step and the last wave is not padded out
+  /// (3-12% faster); at few, or with one CTA per SM, the persistent loop
+  /// is faster (up to 12%).
+  int64_t rowGroupLaunchShare = 0, rowGroupLaunchCtasPerSM = 0;
 
   //===--- Arithmetic ----------------------------------------------------===//
   /// Simple f32 operations per microsecond one SM issues, and what one

@@ -43,6 +43,9 @@ struct LaunchContract {
   int64_t threads = 0, cluster = 0, dynamicSharedBytes = 0, rowsPerCta = 1,
           activeClusters = 1;
   StringRef policy;
+  /// A one-wave kernel takes a cluster per row group from this many row
+  /// groups per resident cluster (0: never).
+  int64_t rowGroupLaunchShare = 0;
   /// [min, max] row counts, max 0: no bound.
   SmallVector<std::pair<int64_t, int64_t>> rows;
   SmallVector<StringRef> roles;
@@ -107,6 +110,8 @@ static FailureOr<LaunchContract> readContract(RowwiseOp op,
   contract.policy = policy.getValue();
   contract.rowsPerCta = std::max<int64_t>(1, rowsPerCta.getInt());
   contract.activeClusters = std::max<int64_t>(1, active.getInt());
+  if (auto share = grid.getAs<IntegerAttr>("row_group_launch_share"))
+    contract.rowGroupLaunchShare = std::max<int64_t>(0, share.getInt());
   if (!rows)
     return fail("rows");
   for (Attribute range : rows) {
@@ -202,11 +207,22 @@ static void emitLaunch(OpBuilder &b, Location loc,
         b, loc, one, arith::CeilDivUIOp::create(b, loc, m, clusters));
   } else if (contract.policy == "one_wave") {
     // An equal share of whole row groups for each resident cluster.
-    Value share = arith::CeilDivUIOp::create(b, loc, m,
-                                             index(contract.activeClusters));
+    Value active = index(contract.activeClusters);
+    Value share = arith::CeilDivUIOp::create(b, loc, m, active);
     Value groups = arith::CeilDivUIOp::create(b, loc, share, group);
     rowsPerCluster = arith::MaxUIOp::create(
         b, loc, group, arith::MulIOp::create(b, loc, groups, group));
+    // Or a cluster per row group from the manifest's share of row groups
+    // per resident cluster.
+    if (contract.rowGroupLaunchShare > 0) {
+      Value perCluster = arith::CeilDivUIOp::create(
+          b, loc, arith::CeilDivUIOp::create(b, loc, m, group), active);
+      Value many = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         perCluster,
+                                         index(contract.rowGroupLaunchShare));
+      rowsPerCluster =
+          arith::SelectOp::create(b, loc, many, group, rowsPerCluster);
+    }
     clusters = arith::CeilDivUIOp::create(b, loc, m, rowsPerCluster);
   } else {
     rowsPerCluster = group;

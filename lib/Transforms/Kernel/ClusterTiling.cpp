@@ -13,6 +13,7 @@
 
 #include "KernelEmitter.h"
 
+#include "Credit/Analysis/CostModel.h"
 #include "Credit/Analysis/Profile.h"
 #include "Credit/Dialect/CreditOps.h"
 #include "Credit/Support/CheckedOptions.h"
@@ -432,7 +433,9 @@ struct ClusterTilingPass
     ModuleOp module = getOperation();
     if (!optionsAreValid())
       return;
-    std::optional<TargetInfo> target = loadTarget(chip, profile, nullptr);
+    ChipProfile chipProfile;
+    std::optional<TargetInfo> target =
+        loadTarget(chip, profile, nullptr, &chipProfile);
     if (!target) // The profile went away since checkOptions read it.
       return signalPassFailure();
     SmallVector<RowwiseOp> ops;
@@ -476,7 +479,8 @@ struct ClusterTilingPass
         symbols.insert(gpuModule);
         manifests.emplace_back(
             StringAttr::get(&getContext(), name),
-            emitter.getManifest(name, getRowRanges(op, tiling)));
+            emitter.getManifest(name, getRowRanges(op, tiling),
+                                getRowGroupLaunchShare(*plan, chipProfile)));
         kernels.push_back(
             SymbolRefAttr::get(&getContext(), name,
                                {FlatSymbolRefAttr::get(&getContext(), name)}));

@@ -124,8 +124,10 @@ void KernelEmitter::createOperandViews() {
         view(ptr, elementTypeOf(operand), mul(numGroups, index(n))));
 }
 
-DictionaryAttr KernelEmitter::getManifest(
-    StringRef name, ArrayRef<std::pair<int64_t, int64_t>> rowRanges) {
+DictionaryAttr
+KernelEmitter::getManifest(StringRef name,
+                           ArrayRef<std::pair<int64_t, int64_t>> rowRanges,
+                           int64_t rowGroupLaunchShare) {
   MLIRContext *ctx = op.getContext();
   auto str = [&](StringRef s) { return StringAttr::get(ctx, s); };
   auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
@@ -162,8 +164,15 @@ DictionaryAttr KernelEmitter::getManifest(
     break;
   case GridPolicy::OneWave:
     clusters = "ceil(m / rows_per_cluster) * clusters_per_row";
-    rowsRule = "ceil(m / floor(active clusters / clusters_per_row)), a "
-               "multiple of rows_per_cta";
+    rowsRule = rowGroupLaunchShare
+                   ? "rows_per_cta from row_group_launch_share row groups "
+                     "per resident group (share: ceil(ceil(m / "
+                     "rows_per_cta) / floor(active clusters / "
+                     "clusters_per_row))), else ceil(m / floor(active "
+                     "clusters / clusters_per_row)), a multiple of "
+                     "rows_per_cta"
+                   : "ceil(m / floor(active clusters / clusters_per_row)), "
+                     "a multiple of rows_per_cta";
     break;
   case GridPolicy::RowBlocks:
     clusters = "p * clusters_per_row";
@@ -175,6 +184,7 @@ DictionaryAttr KernelEmitter::getManifest(
       entry("ctas_per_cluster", i64(plan.cluster)),
       entry("clusters_per_row", i64(plan.splits)),
       entry("rows_per_cta", i64(plan.rows)),
+      entry("row_group_launch_share", i64(rowGroupLaunchShare)),
       entry("clusters", str(clusters)),
       entry("rows_per_cluster", str(rowsRule)),
       entry("grid_x", str("clusters * ctas_per_cluster")),

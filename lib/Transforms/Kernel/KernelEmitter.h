@@ -109,10 +109,11 @@ public:
 
   /// The launch contract of the kernel emitted last, which the runtime
   /// launches for the row counts in `rowRanges` ([min, max], max 0: no
-  /// bound).
-  DictionaryAttr
-  getManifest(StringRef name,
-              ArrayRef<std::pair<int64_t, int64_t>> rowRanges);
+  /// bound), as a cluster per row group from `rowGroupLaunchShare` row
+  /// groups per resident cluster (getRowGroupLaunchShare; 0: never).
+  DictionaryAttr getManifest(StringRef name,
+                             ArrayRef<std::pair<int64_t, int64_t>> rowRanges,
+                             int64_t rowGroupLaunchShare);
 
 private:
   //===--- Small helpers -------------------------------------------------===//
