@@ -5,19 +5,23 @@
 # on the decode and ours grids and A B on the paper grid in one call; the
 # best of each library's runs per point, then A / B as a geomean per grid
 # with the five points that moved most either way. Raw runs go to
-# $OUT/ab.tar.gz.
+# $OUT/ab.tar.gz. A side written LIB@VAR=VALUE runs library LIB with
+# VAR=VALUE in the environment (one library under two launch settings:
+# abB@CREDIT_WAVES=1 abB).
 #   [SEQ="A:decode B:decode ..."] [STOP_AT=SECONDS] \
 #     bash benchmarks/experiments/ab_default.sh A B
 set -uo pipefail
 A=$1 B=$2
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-for lib in "$A" "$B"; do
-  [[ -f $ROOT/artifacts/dev/$lib.tar.xz ]] &&
+for side in "$A" "$B"; do
+  lib=${side%%@*}
+  [[ -f $ROOT/artifacts/dev/$lib.tar.xz && ! -d $ROOT/artifacts/$lib ]] &&
     tar xJf "$ROOT/artifacts/dev/$lib.tar.xz" -C "$ROOT/artifacts"
 done
 RUNS=$(mktemp -d)
-run() { # library grid
-  (source "$ROOT/scripts/device_env.sh" "$1"
+run() { # side grid
+  (source "$ROOT/scripts/device_env.sh" "${1%%@*}"
+   [[ $1 == *@* ]] && export "${1#*@}"
    timeout 200 python3 -m credit.bench --grid "$2" --implementations credit_c0 \
      --out "$RUNS/$2-$1-$SECONDS.json" --budget 150 >"$RUNS/$2-$1-$SECONDS.log" 2>&1)
   echo "$1 $2 rc=$? at ${SECONDS}s"

@@ -28,8 +28,9 @@ from . import suites
 
 
 def build(requests: list[Request], out: str, jobs: int,
-          output_format: str) -> int:
-    compiler = Compiler(cache_dir=out, output_format=output_format)
+          output_format: str, profile: str | None = None) -> int:
+    compiler = Compiler(cache_dir=out, output_format=output_format,
+                        profile=profile)
     if not compiler.available:
         print("credit-opt not found: build it (scripts/setup.sh, cmake) or "
               "set CREDIT_OPT", file=sys.stderr)
@@ -93,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--format", choices=["isa", "bin"],
                         help="bin adds cubins (default when ptxas is found)")
+    parser.add_argument("--profile",
+                        help="a chip profile for the cost model (default: "
+                             "$CREDIT_PROFILE, else the chip's built-in one)")
     args = parser.parse_args(argv)
     if args.native and not (args.out or args.suite or args.workload):
         return build_native()
@@ -111,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("name a --suite or a --workload")
     output_format = args.format or ("bin" if shutil.which("ptxas") else "isa")
     return build(list(dict.fromkeys(requests)), args.out, args.jobs,
-                 output_format) or status
+                 output_format, args.profile) or status
 
 
 if __name__ == "__main__":

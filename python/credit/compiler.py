@@ -242,7 +242,8 @@ class Compiler:
 
     def __init__(self, credit_opt: str | None = None,
                  cache_dir: os.PathLike | None = None, chip: str = "sm_90",
-                 output_format: str = "isa"):
+                 output_format: str = "isa",
+                 profile: os.PathLike | None = None):
         #: Why there is no credit-opt, when there is none.
         self.unavailable = ("credit-opt not found: put it on PATH, set "
                             "CREDIT_OPT, or load a prebuilt library")
@@ -262,6 +263,15 @@ class Compiler:
         if output_format not in ("isa", "bin"):
             raise ValueError("output_format must be 'isa' or 'bin'")
         self.output_format = output_format
+        #: A chip profile (targets/*.json's format, e.g. one that
+        #: scripts/device_calibrate.sh measured) the cost model reads
+        #: instead of the chip's built-in one: `profile`, else
+        #: $CREDIT_PROFILE. Its contents are part of the compiler version,
+        #: so kernels chosen under another profile are not reused.
+        chosen = profile if profile is not None else \
+            os.environ.get("CREDIT_PROFILE") or None
+        self.profile = pathlib.Path(chosen) if chosen else None
+        self._profile_text: bytes | None = None
         self._version: str | None = None
         self._lock = threading.Lock()
 
@@ -270,7 +280,8 @@ class Compiler:
         return self.credit_opt is not None
 
     def version(self) -> str:
-        """Identifies the compiler binary (its contents' hash)."""
+        """Identifies the compiler: its binary's contents' hash, and the
+        profile's when one is given."""
         if self._version is None:
             if not self.available:
                 raise CompileError(self.unavailable)
@@ -278,6 +289,14 @@ class Compiler:
             with open(self.credit_opt, "rb") as binary:
                 for block in iter(lambda: binary.read(1 << 20), b""):
                     digest.update(block)
+            if self.profile is not None:
+                try:
+                    self._profile_text = self.profile.read_bytes()
+                except OSError as error:
+                    raise CompileError(f"cannot read the profile "
+                                       f"{self.profile}: "
+                                       f"{error.strerror}") from error
+                digest.update(b"\0profile\0" + self._profile_text)
             self._version = digest.hexdigest()[:16]
         return self._version
 
@@ -315,8 +334,14 @@ class Compiler:
             out = scratch / "out"
             split = "" if request.split is None else (
                 f"split-part={request.split} split-shards={request.shards} ")
+            # The profile's bytes that the version hashed, at a path as
+            # plain as the artifacts directory's.
+            profile = ""
+            if self._profile_text is not None:
+                (scratch / "profile.json").write_bytes(self._profile_text)
+                profile = f"profile={scratch / 'profile.json'} "
             pipeline = (f"builtin.module(credit-to-ptx{{chip={self.chip} "
-                        f"cluster-size={request.cluster} {split}"
+                        f"cluster-size={request.cluster} {split}{profile}"
                         f"format={self.output_format} "
                         f"artifacts-dir={out}}})")
             command = [self.credit_opt, str(source), "-o", os.devnull,

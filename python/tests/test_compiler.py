@@ -1,6 +1,7 @@
 """Requests, cache keys, libraries and compiling through credit-opt."""
 
 import json
+import pathlib
 
 import pytest
 
@@ -108,6 +109,51 @@ def test_bad_tilings(tmp_path, tiling):
     else:
         with pytest.raises(ValueError, match="tiling must be"):
             Request("softmax", "bf16", 2048, tiling=tiling)
+
+
+PROFILES = pathlib.Path(__file__).resolve().parents[2] / "test" / \
+    "Transforms" / "Inputs"
+
+
+def test_compile_with_a_profile(tmp_path, monkeypatch):
+    # A cluster kernel compiled under the built-in profile takes one wave
+    # at every M; under a profile with a launch rule (from 2 row groups per
+    # resident cluster) its manifest carries the switch.
+    tiling = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
+              "elems = 8>")
+    request = Request("softmax", "bf16", 4096, tiling=tiling)
+    builtin = Compiler(cache_dir=tmp_path)
+    if not builtin.available:
+        pytest.skip("credit-opt is not built")
+    (plain,) = builtin.compile(request).kernels
+    assert plain.grid_policy == "one_wave"
+    assert plain.row_group_launch_share == 0
+    monkeypatch.setenv("CREDIT_PROFILE", str(PROFILES /
+                                             "row-group-profile.json"))
+    ruled = Compiler(cache_dir=tmp_path)
+    assert ruled.version() != builtin.version()
+    (switched,) = ruled.compile(request).kernels
+    assert switched.row_group_launch_share == 2
+    assert switched.ptx != plain.ptx
+    # The profile's contents, not its path, make the version.
+    copy = tmp_path / "copy.json"
+    copy.write_bytes((PROFILES / "row-group-profile.json").read_bytes())
+    assert Compiler(cache_dir=tmp_path, profile=copy).version() == \
+        ruled.version()
+    # A profile that is missing, broken or for another chip is an error
+    # that names it.
+    with pytest.raises(CompileError, match="cannot read the profile"):
+        Compiler(cache_dir=tmp_path,
+                 profile=tmp_path / "nowhere.json").compile(request)
+    for name, message in (("truncated-profile.json", "not valid JSON"),
+                          ("bad-row-group-profile.json",
+                           "missing 'min_ctas_per_sm'"),
+                          ("sm100-profile.json",
+                           "describes sm_100, but the target chip is "
+                           "sm_90")):
+        with pytest.raises(CompileError, match=message):
+            Compiler(cache_dir=tmp_path,
+                     profile=PROFILES / name).compile(request)
 
 
 def test_compile_error_carries_the_diagnostic(tmp_path):

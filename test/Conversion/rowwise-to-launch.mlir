@@ -1,5 +1,5 @@
 // RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling,convert-credit-to-gpu-launch)" | FileCheck %s
-// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling{profile=%S/../Transforms/Inputs/profile.json},convert-credit-to-gpu-launch)" | FileCheck %s --check-prefix=WAVE
+// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling{profile=%S/../Transforms/Inputs/row-group-profile.json},convert-credit-to-gpu-launch)" | FileCheck %s --check-prefix=SWITCH
 // RUN: not credit-opt %s --convert-credit-to-gpu-launch -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNTILED
 // RUN: not credit-opt %S/Inputs/split-rows-host.mlir --pass-pipeline="builtin.module(credit-cluster-tiling,convert-credit-to-gpu-launch)" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: error: convert-credit-to-gpu-launch: 'rowwise_f32_n16384_c2t256e8s4' splits rows over 4 clusters, which needs CREDIT's runtime (zeroed arrival counters); keep-host compiles tilings without splits
@@ -33,23 +33,26 @@ func.func @softmax(%x: tensor<8x1024xf32>, %o: tensor<8x1024xf32>) -> tensor<8x1
 // -----
 
 // A cluster kernel takes one wave of the plan's resident clusters, each
-// looping over an equal share of the rows, or a cluster per row from the
-// manifest's share of row groups per resident cluster (the built-in H200
-// profile's rule).
+// looping over an equal share of the rows (the built-in H200 profile) ...
 // CHECK-LABEL: func.func @cluster_rows
 // CHECK: %[[M:.*]] = memref.dim
-// CHECK: %[[SHARE:.*]] = arith.ceildivui %[[M]], %[[ACTIVE:.*]] : index
-// CHECK: %[[LOOPED:.*]] = arith.maxui
-// CHECK: %[[GROUPS:.*]] = arith.ceildivui %[[M]], %{{.*}} : index
-// CHECK: %[[PER:.*]] = arith.ceildivui %[[GROUPS]], %[[ACTIVE]] : index
-// CHECK: %[[MANY:.*]] = arith.cmpi uge, %[[PER]], %{{.*}} : index
-// CHECK: %[[ROWS:.*]] = arith.select %[[MANY]], %{{.*}}, %[[LOOPED]] : index
+// CHECK: %[[SHARE:.*]] = arith.ceildivui %[[M]], %{{.*}} : index
+// CHECK: %[[ROWS:.*]] = arith.maxui
+// CHECK-NOT: arith.select
 // CHECK: %[[CLUSTERS:.*]] = arith.ceildivui %[[M]], %[[ROWS]] : index
 // CHECK: gpu.launch_func
-// A profile without the rule: always one wave.
-// WAVE-LABEL: func.func @cluster_rows
-// WAVE-NOT: arith.select
-// WAVE: gpu.launch_func
+// ... or, under a profile with a launch rule, a cluster per row group from
+// the manifest's share of row groups per resident cluster.
+// SWITCH-LABEL: func.func @cluster_rows
+// SWITCH: %[[M:.*]] = memref.dim
+// SWITCH: %[[SHARE:.*]] = arith.ceildivui %[[M]], %[[ACTIVE:.*]] : index
+// SWITCH: %[[LOOPED:.*]] = arith.maxui
+// SWITCH: %[[GROUPS:.*]] = arith.ceildivui %[[M]], %{{.*}} : index
+// SWITCH: %[[PER:.*]] = arith.ceildivui %[[GROUPS]], %[[ACTIVE]] : index
+// SWITCH: %[[MANY:.*]] = arith.cmpi uge, %[[PER]], %{{.*}} : index
+// SWITCH: %[[ROWS:.*]] = arith.select %[[MANY]], %{{.*}}, %[[LOOPED]] : index
+// SWITCH: %[[CLUSTERS:.*]] = arith.ceildivui %[[M]], %[[ROWS]] : index
+// SWITCH: gpu.launch_func
 func.func @cluster_rows(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %y = credit.rowwise "softmax" ins(%x : tensor<?x4096xf32>) outs(%o : tensor<?x4096xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8>}
