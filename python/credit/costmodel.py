@@ -391,6 +391,9 @@ def profile_from_calibration(raw: dict, previous: dict | None) -> dict:
         **({"async_exchange_us": async_exchange} if async_exchange else {}),
         "launch_us": raw["launch_us"],
         "cta_launch_us": max(0.0, per_wave / 8),
+        # A launch rule read off grid runs, not a microbenchmark: kept.
+        **({"row_group_launch": previous["row_group_launch"]}
+           if previous and "row_group_launch" in previous else {}),
         "ops_per_us_per_sm": raw["fma_per_us_per_sm"],
         "access_ops": 4.0,
         # No microbenchmark measures it: the previous profile's value, else

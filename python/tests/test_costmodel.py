@@ -138,6 +138,11 @@ def test_profile_from_calibration_keeps_fitted_parameters():
     del raw["cluster_async_exchange_us"]
     assert "async_exchange_us" not in costmodel.profile_from_calibration(
         raw, None)
+    # A launch rule (no microbenchmark measures it) is kept.
+    assert "row_group_launch" not in refit
+    rule = {"min_share": 6, "min_ctas_per_sm": 2}
+    assert costmodel.profile_from_calibration(
+        raw, dict(previous, row_group_launch=rule))["row_group_launch"] == rule
 
 
 @pytest.mark.skipif(find_credit_opt() is None, reason="credit-opt not built")

@@ -91,8 +91,8 @@ struct ChipProfile {
   /// SM (0: always one wave). Measured (benchmarks/RESULTS.md, 2026-12-04
   /// and 2026-12-05): at many row groups per cluster clusters launched as
   /// others finish drift out of step and the last wave is not padded out
-  /// (3-12% faster); at few, or with one CTA per SM, the persistent loop
-  /// is faster (up to 12%).
+  /// (up to 12% faster); at few, or with one CTA per SM, the persistent
+  /// loop is faster (up to 12%).
   int64_t rowGroupLaunchShare = 0, rowGroupLaunchCtasPerSM = 0;
 
   //===--- Arithmetic ----------------------------------------------------===//
