@@ -2,7 +2,9 @@
 capture, model patching and fused linear cross-entropy, each against
 float64 PyTorch."""
 
+import json
 import os
+import pathlib
 
 import pytest
 import torch
@@ -11,6 +13,7 @@ import torch.nn.functional as F
 import credit
 import credit.ops
 from credit import fastpath
+from credit.compiler import Compiler
 
 
 def randn(*shape, dtype=torch.float32):
@@ -40,6 +43,40 @@ def test_plan_is_reused(dtype):
         assert rel(y, torch.softmax(x.double(), -1)) < (1e-5 if dtype ==
                                                         torch.float32 else 1e-2)
     assert len(fastpath.plans) == plans
+
+
+def test_launch_rule_switches_to_a_cluster_per_row_group(tmp_path,
+                                                         monkeypatch):
+    # Under a profile whose launch rule switches from 3 row groups per
+    # resident cluster, a cluster kernel runs as one wave of clusters that
+    # loop at 2 and as a cluster per row group at 3 or more, and is right
+    # both ways.
+    root = pathlib.Path(__file__).resolve().parents[3]
+    profile = json.loads((root / "targets" / "h200.json").read_text())
+    profile["row_group_launch"] = {"min_share": 3, "min_ctas_per_sm": 1}
+    path = tmp_path / "profile.json"
+    path.write_text(json.dumps(profile))
+    runtime = credit.ops.Runtime()
+    runtime.compiler = Compiler(cache_dir=tmp_path / "cache", profile=path)
+    if not runtime.compiler.available:
+        pytest.skip("credit-opt is not built")
+    monkeypatch.setattr(credit.ops, "_runtime", runtime)
+    monkeypatch.setattr(fastpath, "plans", {})
+    monkeypatch.setattr(credit.ops, "poison_outputs", True)
+    tiling = "#credit.tiling<cluster = 4, threads = 256, vector = 8, elems = 8>"
+    with credit.ops.force_tiling(tiling):
+        credit.softmax(randn(1, 8192, dtype=torch.bfloat16))
+        (plan,) = fastpath.plans.values()
+        (kernel,) = plan.kernels
+        assert kernel.switch_share == 3
+        active = kernel.loaded.max_groups
+        looped, grouped = active + 1, 3 * active + 5
+        assert kernel.loaded.rows_per_cluster(looped, None) == 2
+        assert kernel.loaded.rows_per_cluster(grouped, None) == 1
+        for m in (37, looped, grouped):
+            x = randn(m, 8192, dtype=torch.bfloat16)
+            y = credit.softmax(x)
+            assert rel(y, torch.softmax(x.double(), -1)) < 1e-2, m
 
 
 def test_fast_path_falls_back_and_checks():
