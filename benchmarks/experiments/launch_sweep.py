@@ -91,7 +91,12 @@ def time(out, result):
                     "workload": w, "dtype": d, "m": m, "n": n,
                     "tiling": tiling,
                     "launch": "one_wave" if waves == "1" else "row_group",
-                    "us": us, "error": err, **_residency(n, tiling, m)})
+                    "us": us,
+                    # A string where the call failed or the error is not
+                    # a number (the file stays strict JSON).
+                    "error": err if isinstance(err, str) or
+                    math.isfinite(err) else str(err),
+                    **_residency(n, tiling, m)})
         os.environ["CREDIT_WAVES"] = "1"
         mine = [r for r in rows if (r["workload"], r["m"], r["n"]) ==
                 (w, m, n) and r["us"]]
@@ -100,10 +105,10 @@ def time(out, result):
                 for launch in ("one_wave", "row_group")}
         print(f"{w} {d} {m}x{n}: best one wave {best['one_wave']:.1f} us, "
               f"per row group {best['row_group']:.1f} us", flush=True)
-        pathlib.Path(result).write_text(json.dumps({"rows": rows}))
+        pathlib.Path(result).write_text(json.dumps({"rows": rows}, allow_nan=False))
         del sets, args
         torch.cuda.empty_cache()
-    pathlib.Path(result).write_text(json.dumps({"rows": rows}))
+    pathlib.Path(result).write_text(json.dumps({"rows": rows}, allow_nan=False))
 
 
 def _residency(n, tiling, m):
