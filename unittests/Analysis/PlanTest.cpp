@@ -504,29 +504,22 @@ TEST(ProfileTest, RejectsBrokenProfiles) {
   EXPECT_FALSE(parseProfile(badKey, "p", error));
   EXPECT_NE(error.find("keys must be cluster sizes"), std::string::npos)
       << error;
-  std::string badLaunch = text;
-  badLaunch.replace(badLaunch.find("\"launch_us\""), 0,
-                    "\"row_group_launch\": {\"min_share\": 0, "
-                    "\"min_ctas_per_sm\": 2}, ");
-  EXPECT_FALSE(parseProfile(badLaunch, "p", error));
-  EXPECT_NE(error.find("'row_group_launch': 'min_share' must be a positive "
-                       "integer"),
-            std::string::npos)
-      << error;
-  std::string notAnObject = text;
-  notAnObject.replace(notAnObject.find("\"launch_us\""), 0,
-                      "\"row_group_launch\": 6, ");
-  EXPECT_FALSE(parseProfile(notAnObject, "p", error));
-  EXPECT_NE(error.find("'row_group_launch' must be an object"),
-            std::string::npos)
-      << error;
-  std::string badAsync = text;
-  badAsync.replace(badAsync.find("\"launch_us\""), 0,
-                   "\"async_exchange_us\": {\"2\": -1}, ");
-  EXPECT_FALSE(parseProfile(badAsync, "p", error));
-  EXPECT_NE(error.find("'async_exchange_us' values must be non-negative"),
-            std::string::npos)
-      << error;
+  // Optional entries, present and broken.
+  struct {
+    const char *entry, *message;
+  } brokenEntries[] = {
+      {"\"row_group_launch\": {\"min_share\": 0, \"min_ctas_per_sm\": 2}, ",
+       "'row_group_launch': 'min_share' must be a positive integer"},
+      {"\"row_group_launch\": 6, ", "'row_group_launch' must be an object"},
+      {"\"async_exchange_us\": {\"2\": -1}, ",
+       "'async_exchange_us' values must be non-negative"},
+  };
+  for (const auto &broken : brokenEntries) {
+    std::string withEntry = text;
+    withEntry.replace(withEntry.find("\"launch_us\""), 0, broken.entry);
+    EXPECT_FALSE(parseProfile(withEntry, "p", error)) << broken.entry;
+    EXPECT_NE(error.find(broken.message), std::string::npos) << error;
+  }
   // Every chip CREDIT targets has a built-in profile.
   for (const char *chip : {"sm_90", "sm_90a", "sm_100", "sm_120"})
     EXPECT_TRUE(getBuiltinProfile(chip, error)) << chip << ": " << error;
