@@ -31,6 +31,9 @@ done
 # version) to compile the Triton baselines for sm_90 without a GPU (PyPI).
 python3 -c "import pytest" 2>/dev/null ||
   python3 -m pip install -q --disable-pip-version-check pytest
+# numpy for the random programs' float64 oracle (test/Fuzz/program_oracle.py).
+python3 -c "import numpy" 2>/dev/null ||
+  python3 -m pip install -q --disable-pip-version-check numpy
 python3 -c "import triton; assert triton.__version__ == '3.6.0'" 2>/dev/null ||
   python3 -m pip install -q --disable-pip-version-check triton==3.6.0
 

@@ -20,6 +20,7 @@ seeded, so a failure reproduces."""
 
 import argparse
 import concurrent.futures
+import json
 import os
 import pathlib
 import random
@@ -38,74 +39,94 @@ UNARY = ["math.exp", "math.log", "math.rsqrt", "math.sqrt", "math.tanh",
          "math.floor", "math.erf", "math.sin"]
 BINARY = ["arith.addf", "arith.subf", "arith.mulf", "arith.divf",
           "arith.maximumf", "arith.minimumf", "arith.maxnumf"]
+CONSTANTS = ["0.5", "1.0", "-2.0", "1.0e-06", "3.25"]
+PREDICATES = ["olt", "ogt", "oeq", "une"]
 
 
 class Body:
-    """Straight-line f32 code over a pool of values."""
+    """Straight-line f32 code over a pool of values, kept as a list of ops
+    (dicts) that render to MLIR and that program_oracle.py interprets."""
 
     def __init__(self, rng, pool, ints):
-        self.rng, self.lines, self.count = rng, [], 0
+        self.rng, self.ops, self.count = rng, [], 0
         self.pool, self.ints = list(pool), list(ints)
 
     def fresh(self):
         self.count += 1
         return f"%t{self.count}"
 
-    def emit(self, text):
-        self.lines.append("      " + text)
+    def add(self, **op):
+        op["result"] = self.fresh()
+        self.ops.append(op)
+        return op["result"]
 
     def f32(self):
         """A new f32 value computed from the pool."""
         rng = self.rng
         choice = rng.random()
-        name = self.fresh()
-        if choice < 0.15 or not self.pool:
-            self.emit(f"{name} = arith.constant {rng.choice(['0.5', '1.0', '-2.0', '1.0e-06', '3.25'])} : f32")
+        pool = self.pool
+        if choice < 0.15 or not pool:
+            name = self.add(op="const", value=rng.choice(CONSTANTS))
         elif choice < 0.35:
-            op = rng.choice(UNARY)
-            self.emit(f"{name} = {op} {rng.choice(self.pool)} : f32")
+            name = self.add(op=rng.choice(UNARY), args=[rng.choice(pool)])
         elif choice < 0.75:
-            op = rng.choice(BINARY)
-            a, b = rng.choice(self.pool), rng.choice(self.pool)
-            self.emit(f"{name} = {op} {a}, {b} : f32")
-        elif choice < 0.85:
-            a, b = rng.choice(self.pool), rng.choice(self.pool)
-            c = self.fresh()
-            self.emit(f"{c} = arith.cmpf {rng.choice(['olt', 'ogt', 'oeq', 'une'])}, {a}, {b} : f32")
-            self.emit(f"{name} = arith.select {c}, {a}, {b} : f32")
+            name = self.add(op=rng.choice(BINARY),
+                            args=[rng.choice(pool), rng.choice(pool)])
+        elif choice < 0.85:  # cmpf and select between the compared values
+            name = self.add(op="select", predicate=rng.choice(PREDICATES),
+                            args=[rng.choice(pool), rng.choice(pool)])
         elif choice < 0.93 and self.ints:
             value, type_ = rng.choice(self.ints)
-            if type_ == "index":
-                cast = self.fresh()
-                self.emit(f"{cast} = arith.index_cast {value} : index to i32")
-                value, type_ = cast, "i32"
-            self.emit(f"{name} = arith.sitofp {value} : {type_} to f32")
-        else:  # a branch on a row value
-            a, b = rng.choice(self.pool), rng.choice(self.pool)
-            c = self.fresh()
-            self.emit(f"{c} = arith.cmpf olt, {a}, {b} : f32")
-            self.emit(f"{name} = scf.if {c} -> (f32) {{")
-            self.emit(f"  scf.yield {a} : f32")
-            self.emit("} else {")
-            d = self.fresh()
-            self.emit(f"  {d} = arith.mulf {a}, {b} : f32")
-            self.emit(f"  scf.yield {d} : f32")
-            self.emit("}")
-        self.pool.append(name)
+            name = self.add(op="sitofp", args=[value], type=type_)
+        else:  # a branch: a < b ? a : a * b
+            name = self.add(op="if", args=[rng.choice(pool), rng.choice(pool)])
+        pool.append(name)
         return name
 
     def value(self, type_):
-        """A value of `type_` (f32 compute type, or an integer)."""
+        """A value of `type_` (the f32 compute type, or an integer)."""
         for _ in range(self.rng.randint(0, 4)):
             self.f32()
         value = self.f32()
-        if type_ in ("i8", "i32", "i64"):
-            clamped = self.fresh()
-            self.emit(f"{clamped} = math.tanh {value} : f32")
-            cast = self.fresh()
-            self.emit(f"{cast} = arith.fptosi {clamped} : f32 to {type_}")
-            return cast
+        if type_ in ("i8", "i32", "i64"):  # in range: 100 tanh(v)
+            return self.add(op="toint", args=[value], type=type_)
         return value
+
+    def render(self):
+        lines = []
+        for op in self.ops:
+            r, kind, a = op["result"], op["op"], op.get("args", [])
+            if kind == "const":
+                lines.append(f"{r} = arith.constant {op['value']} : f32")
+            elif kind in UNARY:
+                lines.append(f"{r} = {kind} {a[0]} : f32")
+            elif kind in BINARY:
+                lines.append(f"{r} = {kind} {a[0]}, {a[1]} : f32")
+            elif kind == "select":
+                lines += [f"{r}c = arith.cmpf {op['predicate']}, {a[0]}, {a[1]} : f32",
+                          f"{r} = arith.select {r}c, {a[0]}, {a[1]} : f32"]
+            elif kind == "sitofp":
+                value, type_ = a[0], op["type"]
+                if type_ == "index":
+                    lines.append(f"{r}i = arith.index_cast {value} : index to i32")
+                    value, type_ = f"{r}i", "i32"
+                lines.append(f"{r} = arith.sitofp {value} : {type_} to f32")
+            elif kind == "if":
+                lines += [f"{r}c = arith.cmpf olt, {a[0]}, {a[1]} : f32",
+                          f"{r} = scf.if {r}c -> (f32) {{",
+                          f"  scf.yield {a[0]} : f32",
+                          "} else {",
+                          f"  {r}p = arith.mulf {a[0]}, {a[1]} : f32",
+                          f"  scf.yield {r}p : f32",
+                          "}"]
+            elif kind == "toint":
+                lines += [f"{r}t = math.tanh {a[0]} : f32",
+                          f"{r}h = arith.constant 100.0 : f32",
+                          f"{r}s = arith.mulf {r}t, {r}h : f32",
+                          f"{r} = arith.fptosi {r}s : f32 to {op['type']}"]
+            else:
+                raise AssertionError(kind)
+        return ["      " + line for line in lines]
 
 
 def stage_kinds(rng):
@@ -118,6 +139,8 @@ def stage_kinds(rng):
 
 
 def program(rng, index):
+    """A random program: its MLIR text and its description (a dict that
+    program_oracle.py evaluates)."""
     n = rng.choice(LENGTHS)
     memref = rng.random() < 0.15
     m = rng.choice(["?", "?", "?", "1", "5", "64"])
@@ -137,7 +160,7 @@ def program(rng, index):
 
     def tensor(shape, type_):
         if memref:
-            return f"memref<{shape}x{type_}>" if shape else f"memref<{type_}>"
+            return f"memref<{shape}x{type_}>"
         return f"tensor<{shape}x{type_}>"
 
     groups = [("in", [tensor(f"{m}x{n}", t) for t in ins]),
@@ -169,7 +192,7 @@ def program(rng, index):
     scalar_args = [(f"%s{i}", t if t.startswith("i") else "f32")
                    for i, t in enumerate(scalars)]
     reduced = []
-    regions = []
+    regions, described = [], []
 
     def region(keyword, args, yields):
         body = Body(rng, [a for a, t in args if t == "f32"],
@@ -179,21 +202,21 @@ def program(rng, index):
             if kind == "sqdev":  # the same value the add two before sums
                 values.append(values[-2])
             elif kind == "count":
-                one = body.fresh()
-                body.emit(f"{one} = arith.constant 1.0 : f32")
-                values.append(one)
+                values.append(body.add(op="const", value="1.0"))
             else:
                 values.append(body.value(type_))
         signature = ", ".join(f"{a}: {t}" for a, t in args)
         types = ", ".join(t for _, t in yields)
-        lines = [f"    {keyword} ({signature}) {{"] + body.lines
+        lines = [f"    {keyword} ({signature}) {{"] + body.render()
         lines.append(f"      credit.yield {', '.join(values)} : {types}")
         lines.append("    }")
         regions.append("\n".join(lines))
+        described.append({"args": [a for a, _ in args], "ops": body.ops,
+                          "yields": values})
 
     for s, kinds in enumerate(stages):
         yields = []
-        for position, kind in enumerate(kinds):
+        for kind in kinds:
             if kind == "sqdev":
                 yields[-1] = ("count", "f32")
                 yields.append(("sqdev", "f32"))
@@ -219,8 +242,16 @@ def program(rng, index):
         lhs = f"%res:{len(results)}" if len(results) > 1 else "%res"
         call = (f"  {lhs} = {header}\n" + "\n".join(regions)
                 + f"\n  return {', '.join(names)} : {', '.join(results)}")
-    return (f"func.func @gen{index}({', '.join(params)}) {signature}{{\n"
+    text = (f"func.func @gen{index}({', '.join(params)}) {signature}{{\n"
             f"{call}\n}}\n")
+    description = {
+        "workload": f"gen{index}", "n": n, "m": None if m == "?" else int(m),
+        "ins": ins, "bcasts": bcasts, "scalars": scalars, "outs": outs,
+        "scalar_outs": scalar_outs, "colsums": colsums, "blocks": blocks,
+        "stages": [dict(kinds=k, **d) for k, d in zip(stages, described)],
+        "epilogue": described[len(stages)] if outs or colsums else None,
+        "finalize": described[-1] if scalar_outs else None}
+    return text, description
 
 
 def find_ptxas():
@@ -251,6 +282,31 @@ def compile_one(credit_opt, text, cluster, keep_host, fmt, timeout):
     return None
 
 
+def write_library(args, rng):
+    failures = 0
+    for index in range(args.count):
+        text, description = program(rng, index)
+        cluster = rng.choice([0, 0, 1, 2, 4, 8, 16])
+        directory = args.library / f"gen{index}"
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
+        (directory / "program.mlir").write_text(text)
+        description["cluster_size"] = cluster
+        (directory / "program.json").write_text(json.dumps(description))
+        pipeline = (f"builtin.module(credit-to-ptx{{artifacts-dir={directory} "
+                    f"format=bin cluster-size={cluster}}})")
+        done = subprocess.run([args.credit_opt, str(directory / "program.mlir"),
+                               "-o", os.devnull, f"--pass-pipeline={pipeline}"],
+                              capture_output=True, text=True,
+                              timeout=args.timeout)
+        if done.returncode != 0:
+            failures += 1
+            print(f"program {index}: exit {done.returncode}\n{done.stderr}")
+    print(f"generated: {args.count} programs written to {args.library}, "
+          f"{failures} failures")
+    return 1 if failures else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("credit_opt")
@@ -261,10 +317,16 @@ def main():
     parser.add_argument("--keep", type=pathlib.Path)
     parser.add_argument("--print", type=int, metavar="INDEX",
                         help="print program INDEX and exit")
+    parser.add_argument("--library", type=pathlib.Path, metavar="DIR",
+                        help="write each program, its description and its "
+                        "kernels (format=bin, no host) to DIR/genINDEX for "
+                        "run_generated.py on a GPU, and exit")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    cases = [(program(rng, i), rng.choice([0, 0, 1, 2, 4, 8, 16]),
+    if args.library:
+        return write_library(args, rng)
+    cases = [(program(rng, i)[0], rng.choice([0, 0, 1, 2, 4, 8, 16]),
               rng.choice(["false", "true"])) for i in range(args.count)]
     if args.print is not None:
         print(cases[args.print][0], end="")
