@@ -68,6 +68,9 @@ class Numpy:
     def columns(self, n):
         return self.np.arange(n, dtype=self.np.float64).reshape(1, n)
 
+    def cap(self, x, most):
+        return self.np.minimum(x, most)
+
     def indices(self, mask):
         return list(zip(*[w.tolist() for w in self.np.nonzero(mask)]))
 
@@ -112,6 +115,9 @@ class Torch:
     def columns(self, n):
         return self.torch.arange(n, dtype=self.torch.float64,
                                  device=self.device).reshape(1, n)
+
+    def cap(self, x, most):
+        return self.torch.clamp(x, max=most)
 
     def indices(self, mask):
         return [tuple(i) for i in self.torch.nonzero(mask).tolist()]
@@ -166,7 +172,7 @@ def _apply(xp, op, env):
     if kind == "math.exp" or kind == "math.exp2":
         scale = 1.0 if kind == "math.exp" else math.log(2.0)
         v = xp.exp(a.v * scale)
-        e = xp.abs(v) * (xp.expm1(xp.minimum(a.e * scale, 700.0)) +
+        e = xp.abs(v) * (xp.expm1(xp.cap(a.e * scale, 700.0)) +
                          4 * U * (1 + xp.abs(a.v * scale) * 1.5))
         return _settle(xp, v, e, a)
     if kind == "math.log":
@@ -308,7 +314,7 @@ def _reduce(xp, kinds, items, n):
                 a, top = items[partner], results[partner]
                 shift = xp.where(xp.isinf(top.v) & (top.v < 0), 0.0, top.v)
                 t = xp.exp(a.v - shift)
-                et = t * (xp.expm1(xp.minimum(a.e + top.e, 700.0)) +
+                et = t * (xp.expm1(xp.cap(a.e + top.e, 700.0)) +
                           4 * U * (1 + xp.abs(a.v - shift)))
                 term = v * t
                 s = xp.rowsum(term)
