@@ -29,6 +29,7 @@ import program_oracle  # noqa: E402
 from credit.launcher import LoadedKernelSet  # noqa: E402
 from credit.manifest import check_kernel_set, load_artifacts  # noqa: E402
 
+DEVICE = "cuda"
 TORCH = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16,
          "i8": torch.int8, "i32": torch.int32, "i64": torch.int64}
 
@@ -37,11 +38,11 @@ def rows(m, n, dtype, stride_multiple, fill=None):
     """An [m, n] view of a buffer whose rows are padded to the multiple."""
     stride = -(-n // stride_multiple) * stride_multiple
     if fill is None:
-        buffer = torch.empty(m, stride, dtype=torch.float32, device="cuda")
+        buffer = torch.empty(m, stride, dtype=torch.float32, device=DEVICE)
         buffer.uniform_(-2, 2)
         buffer = buffer.to(TORCH[dtype])
     else:
-        buffer = torch.full((m, stride), fill, dtype=TORCH[dtype], device="cuda")
+        buffer = torch.full((m, stride), fill, dtype=TORCH[dtype], device=DEVICE)
     return buffer[:, :n]
 
 
@@ -51,22 +52,22 @@ def poison(dtype):
 
 def scalar_input(m, dtype):
     if dtype in ("i32", "i64"):
-        return torch.randint(-5, 6, (m,), dtype=TORCH[dtype], device="cuda")
-    return torch.empty(m, device="cuda").uniform_(-2, 2).to(TORCH[dtype])
+        return torch.randint(-5, 6, (m,), dtype=TORCH[dtype], device=DEVICE)
+    return torch.empty(m, device=DEVICE).uniform_(-2, 2).to(TORCH[dtype])
 
 
 def run(directory, description, kernels, m):
     n = description["n"]
     multiple = max(k.stride_multiple for k in kernels.kernels.kernels)
     ins = [rows(m, n, t, multiple) for t in description["ins"]]
-    bcasts = [torch.empty(n, device="cuda").uniform_(-2, 2).to(TORCH[t])
+    bcasts = [torch.empty(n, device=DEVICE).uniform_(-2, 2).to(TORCH[t])
               for t in description["bcasts"]]
     scalars = [scalar_input(m, t) for t in description["scalars"]]
     outs = [rows(m, n, t, multiple, poison(t)) for t in description["outs"]]
-    scalar_outs = [torch.full((m,), poison(t), dtype=TORCH[t], device="cuda")
+    scalar_outs = [torch.full((m,), poison(t), dtype=TORCH[t], device=DEVICE)
                    for t in description["scalar_outs"]]
     blocks = description["blocks"]
-    colsums = [torch.full((blocks, n), float("nan"), device="cuda")
+    colsums = [torch.full((blocks, n), float("nan"), device=DEVICE)
                for _ in range(description["colsums"])]
     args = []
     for t in ins:
@@ -79,7 +80,7 @@ def run(directory, description, kernels, m):
                    blocks if colsums else None)
     torch.cuda.synchronize()
 
-    xp = program_oracle.Torch("cuda")
+    xp = program_oracle.Torch(DEVICE)
     f64 = torch.float64
     reference = program_oracle.evaluate(description, {
         "ins": [t.to(f64) for t in ins], "bcasts": [t.to(f64) for t in bcasts],
