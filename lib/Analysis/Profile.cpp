@@ -254,21 +254,25 @@ std::optional<ChipProfile> mlir::credit::readProfile(llvm::StringRef path,
 
 std::optional<ChipProfile>
 mlir::credit::getBuiltinProfile(llvm::StringRef chip, std::string &error) {
+  // A profile describes one chip (its SMs, its DRAM): the built-in ones
+  // serve that chip and its a/f variants, not the rest of its family
+  // (sm_103, sm_110 and sm_121 are other chips).
   std::optional<unsigned> capability = parseComputeCapability(chip);
   const char *text = nullptr, *name = nullptr;
-  if (capability && *capability / 10 == 9) {
+  if (capability == 90u) {
     text = kProfileH200;
     name = "built-in targets/h200.json";
-  } else if (capability && (*capability / 10 == 10 || *capability / 10 == 11)) {
+  } else if (capability == 100u) {
     text = kProfileB200;
     name = "built-in targets/b200.json";
-  } else if (capability && *capability / 10 == 12) {
+  } else if (capability == 120u) {
     text = kProfileRTX5090;
     name = "built-in targets/rtx5090.json";
   }
   if (!text) {
     error = ("no built-in profile for '" + chip +
-             "'; calibrate one (scripts/device_calibrate.sh) and pass "
+             "' (built in: sm_90 H200, sm_100 B200, sm_120 RTX 5090); "
+             "calibrate one (scripts/device_calibrate.sh) and pass "
              "profile=<file>")
                 .str();
     return std::nullopt;

@@ -101,7 +101,7 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
 
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  target.features = getTargetFeatures(options.chip, options.features);
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 

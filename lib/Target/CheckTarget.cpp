@@ -58,6 +58,15 @@ std::optional<unsigned> mlir::credit::getPTXVersionFeature(StringRef features) {
   return found;
 }
 
+std::string mlir::credit::getTargetFeatures(StringRef chip,
+                                            StringRef features) {
+  if (!features.empty())
+    return features.str();
+  unsigned version = std::max(getMinimumPTXVersion(chip).value_or(0),
+                              kAsyncExchangePTXVersion);
+  return "+ptx" + std::to_string(version);
+}
+
 std::string mlir::credit::findPtxas(StringRef toolkit) {
   auto inToolkit = [](StringRef root) -> std::string {
     SmallString<256> path(root);
@@ -85,9 +94,11 @@ static bool isKnownPTXVersion(unsigned version) {
                             version);
 }
 
-std::string mlir::credit::checkTargetOptions(StringRef chip, StringRef features,
+std::string mlir::credit::checkTargetOptions(StringRef chip,
+                                             StringRef givenFeatures,
                                              StringRef format,
                                              StringRef toolkit) {
+  std::string features = getTargetFeatures(chip, givenFeatures);
   std::string problem;
   llvm::raw_string_ostream os(problem);
   std::optional<unsigned> minimum = getMinimumPTXVersion(chip);

@@ -17,6 +17,12 @@
 // warning that says why.
 // RUN: not credit-opt %S/../Target/Inputs/linalg-unraisable.mlir --credit-to-ptx -o %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not ls %t/none.mlir
+// Without features, the PTX ISA version is the chip's own (at least 8.1):
+// sm_100 and sm_120 compile with chip= alone. Chips of those families
+// without a built-in profile say so and name the ones there are.
+// RUN: rm -rf %t/b && credit-opt %s --credit-to-ptx="chip=sm_100a artifacts-dir=%t/b" -o /dev/null && cat %t/b/*.ptx | FileCheck %s --check-prefix=PTX86
+// RUN: rm -rf %t/r && credit-opt %s --credit-to-ptx="chip=sm_120 artifacts-dir=%t/r" -o /dev/null && cat %t/r/*.ptx | FileCheck %s --check-prefix=PTX87
+// RUN: not credit-opt %s --credit-to-ptx="chip=sm_121f" 2>&1 | FileCheck %s --check-prefix=NOPROFILE
 
 // CHIP: error: credit-to-ptx: unsupported chip 'sm_80'
 // CHIP-NOT: options.mlir
@@ -28,6 +34,11 @@
 // UNKNOWN: no such option bogus
 // SPLIT: error: credit-to-ptx: split-part must be 'partial' or 'combine', got 'both'
 // SHARDS: error: credit-to-ptx: split-shards needs split-part=combine
+// PTX86: .version 8.6
+// PTX86: .target sm_100a
+// PTX87: .version 8.7
+// PTX87: .target sm_120
+// NOPROFILE: error: credit-to-ptx: no built-in profile for 'sm_121f' (built in: sm_90 H200, sm_100 B200, sm_120 RTX 5090); calibrate one (scripts/device_calibrate.sh) and pass profile=<file>
 // PASS: error: credit-choose-tiling: cluster-size must be 0 (choose), 1, 2, 4, 8 or 16, got 5
 // PASS-NOT: see current operation
 // NOTHING: linalg-unraisable.mlir:4:8: warning: not raised to credit.rowwise, so not compiled: it runs along dimension 0 of 2, not along the last of at least two

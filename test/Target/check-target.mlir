@@ -2,6 +2,10 @@
 // RUN: credit-opt %s --credit-check-target | FileCheck %s --check-prefix=OK
 // RUN: credit-opt %s --credit-check-target="chip=sm_90a features=+ptx81" | FileCheck %s --check-prefix=OK
 // RUN: credit-opt %s --credit-check-target="chip=sm_100 features=+ptx86" | FileCheck %s --check-prefix=OK
+// Without features the chip's own version: sm_100 and sm_120 pass alone.
+// RUN: credit-opt %s --credit-check-target="chip=sm_100" | FileCheck %s --check-prefix=OK
+// RUN: credit-opt %s --credit-check-target="chip=sm_120a" | FileCheck %s --check-prefix=OK
+// RUN: not credit-opt %s --credit-check-target="chip=sm_100 features=+ptx81" 2>&1 | FileCheck %s --check-prefix=TOOOLD100
 // RUN: not credit-opt %s --credit-check-target="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: not credit-opt %s --credit-check-target="chip=sm_900" 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: not credit-opt %s --credit-check-target="features=+sm_90" 2>&1 | FileCheck %s --check-prefix=NOPTX
@@ -29,6 +33,7 @@
 // NOPTX: error: credit-check-target: features '{{.*}}' must name a PTX ISA version the backend knows (+ptx32 ... +ptx88, +ptx90); without one the NVPTX backend aborts for sm_90
 // TOOOLD: error: credit-check-target: sm_90 needs PTX ISA 7.8 or later (+ptx78), but features give +ptx70; the NVPTX backend would abort
 // TOOOLD90A: error: credit-check-target: sm_90a needs PTX ISA 8.0 or later (+ptx80), but features give +ptx78
+// TOOOLD100: error: credit-check-target: sm_100 needs PTX ISA 8.6 or later (+ptx86), but features give +ptx81; the NVPTX backend would abort
 // NOASYNC: error: credit-check-target: CREDIT's cluster kernels exchange partial values with st.async, which needs PTX ISA 8.1 or later (+ptx81), but features give +ptx80
 // FORMAT: error: credit-check-target: format must be 'isa' (PTX) or 'bin' (PTX and cubin), got 'cubin'
 // NOTOOLKIT: error: credit-check-target: toolkit '{{.*}}.nowhere' is not a CUDA toolkit: '{{.*}}.nowhere/nvvm/libdevice/libdevice.10.bc' does not exist

@@ -19,8 +19,9 @@ struct CreditToPTXOptions : public PassPipelineOptions<CreditToPTXOptions> {
       *this, "chip", llvm::cl::desc("Target chip"), llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("Target features, with a PTX ISA version"),
-      llvm::cl::init("+ptx81")};
+      llvm::cl::desc("Target features, with a PTX ISA version; empty: the "
+                     "chip's own, at least +ptx81"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> profile{
       *this, "profile",
       llvm::cl::desc("Calibrated chip profile (JSON); empty: the chip's "

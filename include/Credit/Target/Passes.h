@@ -34,11 +34,17 @@ constexpr unsigned kAsyncExchangePTXVersion = 81;
 /// The PTX ISA version named in `features` ("+ptx80" gives 80), if any.
 std::optional<unsigned> getPTXVersionFeature(llvm::StringRef features);
 
+/// The target features for `chip`: `features` where given, else the PTX ISA
+/// version the chip needs, and at least kAsyncExchangePTXVersion ("+ptx81"
+/// for sm_90, "+ptx86" for sm_100, "+ptx87" for sm_120).
+std::string getTargetFeatures(llvm::StringRef chip, llvm::StringRef features);
+
 /// Checks the target options of credit-check-target (and credit-to-ptx):
-/// the chip has clusters, the features name a PTX ISA version the backend
-/// knows and the chip accepts (and at least kAsyncExchangePTXVersion), the
-/// format is isa or bin, a named toolkit holds libdevice, and format=bin
-/// finds ptxas. Returns what is wrong, or an empty string.
+/// the chip has clusters, the features (getTargetFeatures) name a PTX ISA
+/// version the backend knows and the chip accepts (and at least
+/// kAsyncExchangePTXVersion), the format is isa or bin, a named toolkit holds
+/// libdevice, and format=bin finds ptxas. Returns what is wrong, or an empty
+/// string.
 std::string checkTargetOptions(llvm::StringRef chip, llvm::StringRef features,
                                llvm::StringRef format, llvm::StringRef toolkit);
 

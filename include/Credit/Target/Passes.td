@@ -19,7 +19,9 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
     `+ptx78` or later for sm_90, `+ptx80` for sm_90a). The NVPTX backend
     aborts the whole process on a chip whose PTX version is too old; this
     pass reports an error instead. CREDIT's cluster kernels also need PTX
-    ISA 8.1 (`+ptx81`, the default) for st.async. A `toolkit` that is
+    ISA 8.1 for st.async. Without `features`, the chip's own version is
+    used, and at least 8.1 (`+ptx81` for sm_90, `+ptx86` for sm_100,
+    `+ptx87` for sm_120). A `toolkit` that is
     given must hold `nvvm/libdevice/libdevice.10.bc`, which the NVVM
     target links math functions from. With `format=bin` it also checks
     that `ptxas` can be found (the `toolkit` option, PATH, then CUDA_ROOT,
@@ -31,8 +33,9 @@ def CreditCheckTarget : Pass<"credit-check-target", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target chip">,
-    Option<"features", "features", "std::string", /*default=*/"\"+ptx81\"",
-           "Target features; must include a PTX ISA version">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Target features with a PTX ISA version; empty: the chip's "
+           "own, at least +ptx81">,
     Option<"format", "format", "std::string", /*default=*/"\"isa\"",
            "Output format: isa (PTX) or bin (PTX and cubin)">,
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
