@@ -40,13 +40,19 @@ LogicalResult mlir::credit::chooseTiling(RowwiseOp op,
     variants = chooseVariants(op, target, profile, cluster, maxVariants,
                               maxSplits);
   }
-  if (variants.empty())
-    return op.emitError() << "credit-choose-tiling: no tiling "
-                          << (cluster ? "with " + std::to_string(cluster) +
-                                            " CTAs per row "
-                                      : std::string())
-                          << "is legal for N = " << op.getRowLength()
-                          << " on " << target.chip;
+  if (variants.empty()) {
+    InFlightDiagnostic error = op.emitError()
+                               << "credit-choose-tiling: no tiling "
+                               << (cluster ? "with " + std::to_string(cluster) +
+                                                 " CTAs per row "
+                                           : std::string())
+                               << "is legal for N = " << op.getRowLength()
+                               << " on " << target.chip;
+    if (cluster > target.maxClusterSize)
+      error << " (its clusters hold at most " << target.maxClusterSize
+            << " CTAs)";
+    return error;
+  }
   int64_t at = getRepresentativeRows(op, rows);
   MLIRContext *ctx = op.getContext();
   for (const Variant &variant : variants)

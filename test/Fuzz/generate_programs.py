@@ -13,8 +13,8 @@ scalar and column-sum outputs of every element type, tensors or memrefs,
 static or dynamic M, and row lengths from 1 to past a million, odd ones
 included. Each program is compiled by credit-to-ptx (format=bin where
 ptxas is found) at a cluster size drawn from 0 (the model's choice), 1,
-2, 4, 8 and 16, with the model's remarks on, keeping the host functions
-or not; every one must exit 0 within 120 seconds. A compile that
+2, 4, 8 and 16, for a chip drawn from those with a built-in profile, with
+the model's remarks on, keeping the host functions or not; every one must exit 0 within 120 seconds. A compile that
 fails is written to --keep DIR with its diagnostics. The generator is
 seeded, so a failure reproduces."""
 
@@ -39,6 +39,8 @@ UNARY = ["math.exp", "math.log", "math.rsqrt", "math.sqrt", "math.tanh",
          "math.floor", "math.erf", "math.sin"]
 BINARY = ["arith.addf", "arith.subf", "arith.mulf", "arith.divf",
           "arith.maximumf", "arith.minimumf", "arith.maxnumf"]
+#: Chips with a built-in profile, the H200's most often.
+CHIPS = ["sm_90", "sm_90", "sm_90", "sm_90a", "sm_100a", "sm_120"]
 CONSTANTS = ["0.5", "1.0", "-2.0", "1.0e-06", "3.25"]
 PREDICATES = ["olt", "ogt", "oeq", "une"]
 
@@ -262,13 +264,13 @@ def find_ptxas():
     return shutil.which("ptxas") is not None
 
 
-def compile_one(credit_opt, text, cluster, keep_host, fmt, timeout):
+def compile_one(credit_opt, text, cluster, keep_host, chip, fmt, timeout):
     with tempfile.TemporaryDirectory() as work:
         source = pathlib.Path(work) / "program.mlir"
         source.write_text(text)
         pipeline = (f"builtin.module(credit-to-ptx{{artifacts-dir={work}/out "
                     f"format={fmt} cluster-size={cluster} keep-host={keep_host} "
-                    f"explain=true}})")
+                    f"chip={chip} explain=true}})")
         try:
             done = subprocess.run([credit_opt, str(source), "-o", os.devnull,
                                    f"--pass-pipeline={pipeline}"],
@@ -326,8 +328,14 @@ def main():
     rng = random.Random(args.seed)
     if args.library:
         return write_library(args, rng)
-    cases = [(program(rng, i)[0], rng.choice([0, 0, 1, 2, 4, 8, 16]),
-              rng.choice(["false", "true"])) for i in range(args.count)]
+    cases = []
+    for i in range(args.count):
+        text = program(rng, i)[0]
+        chip = rng.choice(CHIPS)
+        # Consumer Blackwell runs clusters of at most 8 CTAs.
+        sizes = [0, 0, 1, 2, 4, 8] + ([] if chip == "sm_120" else [16])
+        cases.append((text, rng.choice(sizes), rng.choice(["false", "true"]),
+                      chip))
     if args.print is not None:
         print(cases[args.print][0], end="")
         return 0
@@ -341,8 +349,8 @@ def main():
             if problem is None:
                 continue
             failures += 1
-            text, cluster, keep_host = cases[index]
-            options = f"cluster-size={cluster} keep-host={keep_host}"
+            text, cluster, keep_host, chip = cases[index]
+            options = f"cluster-size={cluster} keep-host={keep_host} chip={chip}"
             print(f"program {index} ({options}): {problem.splitlines()[0]}")
             if args.keep:
                 args.keep.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,9 @@
 // RUN: not credit-opt %s --split-input-file --credit-choose-tiling=cluster-size=3 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // RUN: credit-opt %s --split-input-file --credit-choose-tiling="profile=%S/Inputs/profile.json max-splits=1" | FileCheck %s --check-prefix=NOSPLIT
 // RUN: not credit-opt %s --split-input-file --credit-choose-tiling=max-splits=0 2>&1 | FileCheck %s --check-prefix=BADSPLITS
+// RUN: not credit-opt %s --split-input-file --credit-choose-tiling="chip=sm_120 cluster-size=16" 2>&1 | FileCheck %s --check-prefix=SM120
 // NOSPLIT-NOT: splits =
+// SM120: error: credit-choose-tiling: no tiling with 16 CTAs per row is legal for N = 262144 on sm_120 (its clusters hold at most 8 CTAs)
 // BADSPLITS: error: credit-choose-tiling: max-splits must be from 1 to 64, got 0
 
 // The tilings come from the cost model (a fixed test profile here). With a
