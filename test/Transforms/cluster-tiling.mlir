@@ -1141,3 +1141,52 @@ func.func @registers(%x: memref<?x2048xbf16>, %g: memref<2048xbf16>, %o: memref<
     }
   return
 }
+
+// -----
+
+// Runtimes find an op's kernels by (workload, N, input types): a later op
+// under the key of an earlier one is listed under a suffixed name, with a
+// warning where the user named it; other N or input types keep the name.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: rowwise_1_f32_n64_c1t64e1 = {{{[^}]*}}
+// CHECK-SAME: twice_1_f32_n64_c1t64e1 = {{{[^}]*}}
+// CHECK-LABEL: func.func @names
+// CHECK: credit.rowwise "twice" ins(%{{.*}} : tensor<?x64xf32>)
+// CHECK-SAME: credit.kernels = [@twice_f32_n64_c1t64e1::
+// CHECK: credit.rowwise "twice_1" ins(%{{.*}} : tensor<?x64xf32>)
+// CHECK-SAME: credit.kernels = [@twice_1_f32_n64_c1t64e1::
+// CHECK: credit.rowwise "twice" ins(%{{.*}} : tensor<?x64xf16>)
+// CHECK: credit.rowwise "twice" ins(%{{.*}} : tensor<?x32xf32>)
+// CHECK: credit.rowwise ins(%{{.*}} : tensor<?x64xf32>)
+// CHECK-SAME: credit.kernels = [@rowwise_f32_n64_c1t64e1::
+// CHECK: credit.rowwise "rowwise_1" ins(%{{.*}} : tensor<?x64xf32>)
+// CHECK-SAME: credit.kernels = [@rowwise_1_f32_n64_c1t64e1::
+func.func @names(%x: tensor<?x64xf32>, %h: tensor<?x64xf16>, %s: tensor<?x32xf32>,
+                 %o: tensor<?x64xf32>, %p: tensor<?x32xf32>) {
+  %a = credit.rowwise "twice" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  // expected-warning @+1 {{workload 'twice' already names an op with N = 64 and the same input types in this module; this op's kernels are listed as workload 'twice_1'}}
+  %b = credit.rowwise "twice" ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  %c = credit.rowwise "twice" ins(%h : tensor<?x64xf16>) outs(%o : tensor<?x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  %d = credit.rowwise "twice" ins(%s : tensor<?x32xf32>) outs(%p : tensor<?x32xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 1>}
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  %e = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  %f = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}
+    reduce [min] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  return
+}

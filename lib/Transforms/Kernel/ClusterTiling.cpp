@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
@@ -417,6 +418,42 @@ static SmallVector<std::pair<int64_t, int64_t>> getRowRanges(RowwiseOp op,
   return ranges;
 }
 
+/// Gives every op a workload name that no earlier op of the module with the
+/// same row length and input types has. Runtimes find an op's kernels by
+/// (workload, N, input types), and two ops under one such key would mix
+/// their variants' row ranges. A later unnamed op becomes rowwise_1,
+/// rowwise_2, ...; a later named one gets the same suffix and a warning.
+static void distinguishWorkloads(ArrayRef<RowwiseOp> ops) {
+  llvm::StringSet<> taken;
+  for (RowwiseOp op : ops) {
+    std::string types;
+    for (Value input : op.getInputs())
+      types +=
+          (stringifyType(cast<ShapedType>(input.getType()).getElementType()) +
+           ",")
+              .str();
+    std::string key = llvm::formatv("|{0}|{1}", op.getRowLength(), types);
+    std::string base = op.getWorkload().value_or("rowwise").str();
+    std::string name = base;
+    for (unsigned suffix = 1; taken.contains(name + key); ++suffix) {
+      std::string tail = "_" + std::to_string(suffix);
+      name = base.substr(0, RowwiseOp::kMaxWorkloadNameLength - tail.size()) +
+             tail;
+    }
+    taken.insert(name + key);
+    if (name == base)
+      continue;
+    if (op.getWorkload())
+      mlir::emitWarning(op.getLoc())
+          << "credit-cluster-tiling: workload '" << base
+          << "' already names an op with N = " << op.getRowLength()
+          << " and the same input types in this module; this "
+             "op's kernels are listed as workload '"
+          << name << "'";
+    op.setWorkloadAttr(StringAttr::get(op.getContext(), name));
+  }
+}
+
 namespace {
 struct ClusterTilingPass
     : public CheckedOptions<
@@ -450,6 +487,7 @@ struct ClusterTilingPass
                             "module)";
       return signalPassFailure();
     }
+    distinguishWorkloads(ops);
     SymbolTable symbols(module);
     SmallVector<NamedAttribute> manifests;
     for (RowwiseOp op : ops) {
