@@ -10,8 +10,9 @@ reduction stages of every combiner (`max, addexp` pairs and `add, add,
 sqdev` triples included), bodies that use the column index, earlier
 stages' results, integer scalars, `scf.if` and the math functions, row,
 scalar and column-sum outputs of every element type, tensors or memrefs,
-static or dynamic M, and row lengths from 1 to past a million, odd ones
-included. Each program is compiled by credit-to-ptx (format=bin where
+static or dynamic M, row lengths from 1 to past a million, odd ones
+included, and now and then modules of several functions whose ops share
+a workload name. Each program is compiled by credit-to-ptx (format=bin where
 ptxas is found) at a cluster size drawn from 0 (the model's choice), 1,
 2, 4, 8 and 16, for a chip drawn from those with a built-in profile, with
 the model's remarks on, keeping the host functions or not; every one must exit 0 within 120 seconds. A compile that
@@ -140,9 +141,11 @@ def stage_kinds(rng):
     return [rng.choice(["add", "max", "min"]) for _ in range(rng.randint(1, 2))]
 
 
-def program(rng, index):
-    """A random program: its MLIR text and its description (a dict that
+def program(rng, index, workload=None):
+    """A random program: its MLIR text (function @genINDEX, one op named
+    `workload`, genINDEX by default) and its description (a dict that
     program_oracle.py evaluates)."""
+    workload = workload or f"gen{index}"
     n = rng.choice(LENGTHS)
     memref = rng.random() < 0.15
     m = rng.choice(["?", "?", "?", "1", "5", "64"])
@@ -181,7 +184,7 @@ def program(rng, index):
         names = ", ".join(f"%{prefix}{i}" for i in range(len(types)))
         return f" {keyword}({names} : {', '.join(types)})"
 
-    header = (f'credit.rowwise "gen{index}"'
+    header = (f'credit.rowwise "{workload}"'
               + operands("ins", "in", groups[0][1])
               + operands("bcast", "bc", groups[1][1])
               + operands("scalars", "sc", groups[2][1])
@@ -247,7 +250,7 @@ def program(rng, index):
     text = (f"func.func @gen{index}({', '.join(params)}) {signature}{{\n"
             f"{call}\n}}\n")
     description = {
-        "workload": f"gen{index}", "n": n, "m": None if m == "?" else int(m),
+        "workload": workload, "n": n, "m": None if m == "?" else int(m),
         "ins": ins, "bcasts": bcasts, "scalars": scalars, "outs": outs,
         "scalar_outs": scalar_outs, "colsums": colsums, "blocks": blocks,
         "stages": [dict(kinds=k, **d) for k, d in zip(stages, described)],
@@ -331,6 +334,11 @@ def main():
     cases = []
     for i in range(args.count):
         text = program(rng, i)[0]
+        # A module of several functions now and then, whose ops may share
+        # a workload name (the compiler lists later ones as NAME_1, ...).
+        for part in range(rng.choice([0, 0, 0, 0, 1, 2])):
+            name = rng.choice([f"gen{i}", f"gen{i}x{part}"])
+            text += program(rng, f"{i}x{part}", name)[0]
         chip = rng.choice(CHIPS)
         # Consumer Blackwell runs clusters of at most 8 CTAs.
         sizes = [0, 0, 1, 2, 4, 8] + ([] if chip == "sm_120" else [16])
