@@ -96,40 +96,45 @@ class Body:
         return value
 
     def render(self):
-        lines = []
-        for op in self.ops:
-            r, kind, a = op["result"], op["op"], op.get("args", [])
-            if kind == "const":
-                lines.append(f"{r} = arith.constant {op['value']} : f32")
-            elif kind in UNARY:
-                lines.append(f"{r} = {kind} {a[0]} : f32")
-            elif kind in BINARY:
-                lines.append(f"{r} = {kind} {a[0]}, {a[1]} : f32")
-            elif kind == "select":
-                lines += [f"{r}c = arith.cmpf {op['predicate']}, {a[0]}, {a[1]} : f32",
-                          f"{r} = arith.select {r}c, {a[0]}, {a[1]} : f32"]
-            elif kind == "sitofp":
-                value, type_ = a[0], op["type"]
-                if type_ == "index":
-                    lines.append(f"{r}i = arith.index_cast {value} : index to i32")
-                    value, type_ = f"{r}i", "i32"
-                lines.append(f"{r} = arith.sitofp {value} : {type_} to f32")
-            elif kind == "if":
-                lines += [f"{r}c = arith.cmpf olt, {a[0]}, {a[1]} : f32",
-                          f"{r} = scf.if {r}c -> (f32) {{",
-                          f"  scf.yield {a[0]} : f32",
-                          "} else {",
-                          f"  {r}p = arith.mulf {a[0]}, {a[1]} : f32",
-                          f"  scf.yield {r}p : f32",
-                          "}"]
-            elif kind == "toint":
-                lines += [f"{r}t = math.tanh {a[0]} : f32",
-                          f"{r}h = arith.constant 100.0 : f32",
-                          f"{r}s = arith.mulf {r}t, {r}h : f32",
-                          f"{r} = arith.fptosi {r}s : f32 to {op['type']}"]
-            else:
-                raise AssertionError(kind)
-        return ["      " + line for line in lines]
+        return ["      " + line for line in render_ops(self.ops)]
+
+
+def render_ops(ops):
+    """MLIR lines of a Body's ops."""
+    lines = []
+    for op in ops:
+        r, kind, a = op["result"], op["op"], op.get("args", [])
+        if kind == "const":
+            lines.append(f"{r} = arith.constant {op['value']} : f32")
+        elif kind in UNARY:
+            lines.append(f"{r} = {kind} {a[0]} : f32")
+        elif kind in BINARY:
+            lines.append(f"{r} = {kind} {a[0]}, {a[1]} : f32")
+        elif kind == "select":
+            lines += [f"{r}c = arith.cmpf {op['predicate']}, {a[0]}, {a[1]} : f32",
+                      f"{r} = arith.select {r}c, {a[0]}, {a[1]} : f32"]
+        elif kind == "sitofp":
+            value, type_ = a[0], op["type"]
+            if type_ == "index":
+                lines.append(f"{r}i = arith.index_cast {value} : index to i32")
+                value, type_ = f"{r}i", "i32"
+            lines.append(f"{r} = arith.sitofp {value} : {type_} to f32")
+        elif kind == "if":
+            lines += [f"{r}c = arith.cmpf olt, {a[0]}, {a[1]} : f32",
+                      f"{r} = scf.if {r}c -> (f32) {{",
+                      f"  scf.yield {a[0]} : f32",
+                      "} else {",
+                      f"  {r}p = arith.mulf {a[0]}, {a[1]} : f32",
+                      f"  scf.yield {r}p : f32",
+                      "}"]
+        elif kind == "toint":
+            lines += [f"{r}t = math.tanh {a[0]} : f32",
+                      f"{r}h = arith.constant 100.0 : f32",
+                      f"{r}s = arith.mulf {r}t, {r}h : f32",
+                      f"{r} = arith.fptosi {r}s : f32 to {op['type']}"]
+        else:
+            raise AssertionError(kind)
+    return lines
 
 
 def stage_kinds(rng):

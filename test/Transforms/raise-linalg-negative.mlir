@@ -124,6 +124,41 @@ func.func @gather(%x: tensor<64x1024xf32>, %b: tensor<4xf32>) -> tensor<64x1024x
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
+// Branches may hold scalar code, but loops are not raised.
+func.func @payload_loop(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  // expected-remark @below {{not raised to credit.rowwise: a reduction of the last dimension, but its payload has scf.for, which is not scalar arith or math code}}
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1024xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.constant 0 : index
+    %hi = arith.constant 3 : index
+    %one = arith.constant 1 : index
+    %v = scf.for %i = %lo to %hi step %one iter_args(%p = %in) -> (f32) {
+      %q = arith.mulf %p, %p : f32
+      scf.yield %q : f32
+    }
+    %a = arith.addf %v, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<64x1024xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<64x1024xf32>, tensor<64xf32>) outs(%e2 : tensor<64x1024xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.divf %in, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<64x1024xf32>
+  return %y : tensor<64x1024xf32>
+}
+// CHECK-LABEL: func.func @payload_loop
+// CHECK-NOT: credit.rowwise
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
 // An f16 accumulator.
 func.func @f16_sum(%x: tensor<64x1024xf16>) -> tensor<64x1024xf16> {

@@ -693,3 +693,45 @@ func.func @pearson_bwd(%x: tensor<?x2048xf32>, %y: tensor<?x2048xf32>, %g: tenso
   } -> tensor<?x2048xf32>
   return %dx, %dy : tensor<?x2048xf32>, tensor<?x2048xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// A payload with a branch (scf.if of scalar code) that reads a constant of
+// the function: the branch is cloned whole, the constant with it.
+// CHECK-LABEL: func.func @branch
+// CHECK: credit.rowwise "branch_0" ins(%{{.*}} : tensor<64x1024xf32>) outs(%{{.*}} : tensor<64x1024xf32>)
+// CHECK-NEXT: reduce [add]
+// CHECK: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: scf.if
+// CHECK: arith.mulf %{{.*}}, %[[HALF]] : f32
+// CHECK: epilogue
+// CHECK-NOT: linalg.
+func.func @branch(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %e1 = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1024xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %c = arith.cmpf olt, %in, %zero : f32
+    %v = scf.if %c -> (f32) {
+      %h = arith.mulf %in, %half : f32
+      scf.yield %h : f32
+    } else {
+      scf.yield %in : f32
+    }
+    %a = arith.addf %v, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<64x1024xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<64x1024xf32>, tensor<64xf32>) outs(%e2 : tensor<64x1024xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.divf %in, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<64x1024xf32>
+  return %y : tensor<64x1024xf32>
+}

@@ -34,14 +34,15 @@ def CreditRaiseLinalg : Pass<"credit-raise-linalg"> {
       per-row values (`[M]` or `[M, 1]`) and broadcast vectors (`[N]`)
       connected to it, further reductions (ordered into stages by what
       they depend on; independent ones share a stage), and unit-dimension
-      reshapes. Payloads are cloned as they are, in the types they compute
+      reshapes. Payloads (scalar arith and math code, and `scf.if`
+      branches of it) are cloned as they are, in the types they compute
       in, so f16/bf16 storage with f32 math stays exact. The chain's
       results used elsewhere become the op's row and per-row outputs,
       leading dimensions become M (collapsed and expanded back).
 
     Anything else is left as it was: a reduction along another dimension,
     a lone reduction whose row is not reused, accumulators other than f32,
-    payloads with memory effects, `linalg.index` of a row dimension or
+    payloads with memory effects or loops, `linalg.index` of a row dimension or
     captured values that are not constants, row inputs of other element
     types, and chains whose results are used before the chain ends.
     With `remarks`, each raised op and each softmax or row reduction left

@@ -188,9 +188,12 @@ IRMapping RegionBuilder::clonePayload(linalg::LinalgOp op, Operation *skip) {
       mapping.map(index.getResult(), block->getArgument(0));
       continue;
     }
-    for (Value operand : inner.getOperands())
-      if (operand.getParentBlock() != body)
-        mapping.map(operand, getCaptured(operand));
+    // Constants from outside, also those that branches read.
+    inner.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (!body->getParent()->isAncestor(operand.getParentRegion()))
+          mapping.map(operand, getCaptured(operand));
+    });
     b.clone(inner, mapping);
   }
   return mapping;

@@ -20,6 +20,7 @@
 #include "Credit/Dialect/CreditAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -107,39 +108,51 @@ static bool isConstant(Value value) {
   return matchPattern(value, m_Constant());
 }
 
-/// Why the payload of `op` is not scalar arith/math code that a rowwise
-/// region can hold (no memory effects, no nested regions, values from
-/// outside only constants, `linalg.index` only of loop `columnLoop`, -1:
-/// none), or an empty string. Sets `usesIndex`.
+/// Why the payload of `op` is not scalar arith/math code, with scf.if
+/// branches of such code, that a rowwise region can hold (no memory
+/// effects, values from outside only constants, `linalg.index` only of
+/// loop `columnLoop`, -1: none), or an empty string. Sets `usesIndex`.
 static std::string whyNotExpressible(linalg::LinalgOp op, int64_t columnLoop,
                                      bool &usesIndex) {
   Block *body = op.getBlock();
+  Region *payload = body->getParent();
   usesIndex = false;
   if (!llvm::all_of(body->getArgumentTypes(), isRegionScalarType))
     return "its payload computes on values that are not integers, index, "
            "f16, bf16, f32 or f64";
-  for (Operation &inner : *body) {
+  std::string why;
+  body->walk([&](Operation *inner) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      if (int64_t(index.getDim()) != columnLoop)
-        return "its payload reads the index of loop " +
-               std::to_string(index.getDim()) + ", a row dimension";
+      if (int64_t(index.getDim()) != columnLoop) {
+        why = "its payload reads the index of loop " +
+              std::to_string(index.getDim()) + ", a row dimension";
+        return WalkResult::interrupt();
+      }
       usesIndex = true;
-      continue;
+      return WalkResult::advance();
     }
-    StringRef dialect = inner.getName().getDialectNamespace();
-    bool scalar = llvm::all_of(inner.getOperandTypes(), isRegionScalarType) &&
-                  llvm::all_of(inner.getResultTypes(), isRegionScalarType);
+    StringRef dialect = inner->getName().getDialectNamespace();
+    bool scalar = llvm::all_of(inner->getOperandTypes(), isRegionScalarType) &&
+                  llvm::all_of(inner->getResultTypes(), isRegionScalarType);
+    bool branch = isa<scf::IfOp, scf::YieldOp>(inner);
     if (!isa<linalg::YieldOp>(inner) &&
-        ((dialect != "arith" && dialect != "math") ||
-         inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner) || !scalar))
-      return "its payload has " + inner.getName().getStringRef().str() +
-             ", which is not scalar arith or math code";
-    for (Value operand : inner.getOperands())
-      if (operand.getParentBlock() != body && !isConstant(operand))
-        return "its payload reads a value from outside that is not a "
-               "constant";
-  }
-  return "";
+        ((dialect != "arith" && dialect != "math" && !branch) ||
+         (inner->getNumRegions() != 0 && !isa<scf::IfOp>(inner)) ||
+         !isMemoryEffectFree(inner) || !scalar)) {
+      why = "its payload has " + inner->getName().getStringRef().str() +
+            ", which is not scalar arith or math code";
+      return WalkResult::interrupt();
+    }
+    for (Value operand : inner->getOperands())
+      if (!payload->isAncestor(operand.getParentRegion()) &&
+          !isConstant(operand)) {
+        why = "its payload reads a value from outside that is not a "
+              "constant";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return why;
 }
 
 /// The combiner of the reduction `op`: its only init is an f32 accumulator
