@@ -15,7 +15,8 @@ included, and now and then modules of several functions whose ops share
 a workload name. Each program is compiled by credit-to-ptx (format=bin where
 ptxas is found) at a cluster size drawn from 0 (the model's choice), 1,
 2, 4, 8 and 16, for a chip drawn from those with a built-in profile, with
-the model's remarks on, keeping the host functions or not; every one must exit 0 within 120 seconds. A compile that
+the model's remarks on, keeping the host functions or not, now and then
+as one part of a row split across devices; every one must exit 0 within 120 seconds. A compile that
 fails is written to --keep DIR with its diagnostics. The generator is
 seeded, so a failure reproduces."""
 
@@ -146,7 +147,7 @@ def stage_kinds(rng):
     return [rng.choice(["add", "max", "min"]) for _ in range(rng.randint(1, 2))]
 
 
-def program(rng, index, workload=None):
+def program(rng, index, workload=None, most_stages=3):
     """A random program: its MLIR text (function @genINDEX, one op named
     `workload`, genINDEX by default) and its description (a dict that
     program_oracle.py evaluates)."""
@@ -159,7 +160,7 @@ def program(rng, index, workload=None):
     ins = [rng.choice(FLOATS) for _ in range(rng.randint(1, 3))]
     bcasts = [rng.choice(FLOATS) for _ in range(rng.choice([0, 0, 1, 2]))]
     scalars = [rng.choice(SCALAR_TYPES) for _ in range(rng.choice([0, 0, 1, 2]))]
-    stages = [stage_kinds(rng) for _ in range(rng.randint(1, 3))]
+    stages = [stage_kinds(rng) for _ in range(rng.randint(1, most_stages))]
     outs = [rng.choice(ROW_OUTPUT_TYPES) for _ in range(rng.choice([0, 1, 1, 2]))]
     scalar_outs = [rng.choice(SCALAR_TYPES[:3])
                    for _ in range(rng.choice([0, 0, 1]))]
@@ -272,13 +273,14 @@ def find_ptxas():
     return shutil.which("ptxas") is not None
 
 
-def compile_one(credit_opt, text, cluster, keep_host, chip, fmt, timeout):
+def compile_one(credit_opt, text, cluster, keep_host, chip, split, fmt,
+                timeout):
     with tempfile.TemporaryDirectory() as work:
         source = pathlib.Path(work) / "program.mlir"
         source.write_text(text)
         pipeline = (f"builtin.module(credit-to-ptx{{artifacts-dir={work}/out "
                     f"format={fmt} cluster-size={cluster} keep-host={keep_host} "
-                    f"chip={chip} explain=true}})")
+                    f"chip={chip} explain=true {split}}})")
         try:
             done = subprocess.run([credit_opt, str(source), "-o", os.devnull,
                                    f"--pass-pipeline={pipeline}"],
@@ -338,17 +340,22 @@ def main():
         return write_library(args, rng)
     cases = []
     for i in range(args.count):
-        text = program(rng, i)[0]
+        # Now and then one part of a row split across devices, which needs
+        # a single reduction stage.
+        split = rng.choice([""] * 8 + ["split-part=partial",
+                                       "split-part=combine split-shards=3"])
+        text = program(rng, i, most_stages=1 if split else 3)[0]
         # A module of several functions now and then, whose ops may share
         # a workload name (the compiler lists later ones as NAME_1, ...).
         for part in range(rng.choice([0, 0, 0, 0, 1, 2])):
             name = rng.choice([f"gen{i}", f"gen{i}x{part}"])
-            text += program(rng, f"{i}x{part}", name)[0]
+            text += program(rng, f"{i}x{part}", name,
+                            most_stages=1 if split else 3)[0]
         chip = rng.choice(CHIPS)
         # Consumer Blackwell runs clusters of at most 8 CTAs.
         sizes = [0, 0, 1, 2, 4, 8] + ([] if chip == "sm_120" else [16])
         cases.append((text, rng.choice(sizes), rng.choice(["false", "true"]),
-                      chip))
+                      chip, split))
     if args.print is not None:
         print(cases[args.print][0], end="")
         return 0
@@ -362,8 +369,9 @@ def main():
             if problem is None:
                 continue
             failures += 1
-            text, cluster, keep_host, chip = cases[index]
-            options = f"cluster-size={cluster} keep-host={keep_host} chip={chip}"
+            text, cluster, keep_host, chip, split = cases[index]
+            options = (f"cluster-size={cluster} keep-host={keep_host} "
+                       f"chip={chip} {split}")
             print(f"program {index} ({options}): {problem.splitlines()[0]}")
             if args.keep:
                 args.keep.mkdir(parents=True, exist_ok=True)
