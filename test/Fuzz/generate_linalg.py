@@ -25,7 +25,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from generate_programs import find_ptxas, program, render_ops  # noqa: E402
+from generate_programs import (find_ptxas, program, render_ops,  # noqa: E402
+                               write_library)
 
 FILL = {"add": "0.0", "max": "0xFF800000", "min": "0x7F800000"}
 COMBINE = {"add": "arith.addf", "max": "arith.maximumf",
@@ -33,9 +34,10 @@ COMBINE = {"add": "arith.addf", "max": "arith.maximumf",
 
 
 def linalg_program(rng, index):
-    """A random program in linalg (text), from a description without the
-    combiners linalg has no single op for (addexp, sqdev) and without
-    column sums or memrefs."""
+    """A random program in linalg (text) and its description (whose
+    operands are the function's arguments and results, in order), from a
+    description without the combiners linalg has no single op for (addexp,
+    sqdev) and without column sums or memrefs."""
     while True:
         text, d = program(rng, index)
         kinds = [k for stage in d["stages"] for k in stage["kinds"]]
@@ -176,7 +178,7 @@ def linalg_program(rng, index):
     values = ", ".join(r for r, _ in results)
     types = ", ".join(t for _, t in results)
     return (f"func.func @lin{index}({', '.join(params)}) -> ({types}) {{\n"
-            f"{body}\n  return {values} : {types}\n}}\n")
+            f"{body}\n  return {values} : {types}\n}}\n"), d
 
 
 def compile_one(credit_opt, text, fmt, timeout):
@@ -213,9 +215,16 @@ def main():
     parser.add_argument("--keep", type=pathlib.Path)
     parser.add_argument("--print", type=int, metavar="INDEX",
                         help="print program INDEX and exit")
+    parser.add_argument("--library", type=pathlib.Path, metavar="DIR",
+                        help="write each program that is raised, its "
+                        "description and its kernels to DIR/genINDEX for "
+                        "run_generated.py on a GPU, and exit")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    programs = [linalg_program(rng, i) for i in range(args.count)]
+    if args.library:
+        return write_library(
+            args, lambda index: (*linalg_program(rng, index), 0))
+    programs = [linalg_program(rng, i)[0] for i in range(args.count)]
     if args.print is not None:
         print(programs[args.print], end="")
         return 0

@@ -294,11 +294,13 @@ def compile_one(credit_opt, text, cluster, keep_host, chip, split, fmt,
     return None
 
 
-def write_library(args, rng):
-    failures = 0
+def write_library(args, make):
+    """Writes `make(index)`'s programs (text, description, cluster size)
+    with their kernels to args.library/genINDEX; a program that is not
+    compiled because nothing in it was raised is left out."""
+    failures = unraised = 0
     for index in range(args.count):
-        text, description = program(rng, index)
-        cluster = rng.choice([0, 0, 1, 2, 4, 8, 16])
+        text, description, cluster = make(index)
         directory = args.library / f"gen{index}"
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir(parents=True)
@@ -311,11 +313,14 @@ def write_library(args, rng):
                                "-o", os.devnull, f"--pass-pipeline={pipeline}"],
                               capture_output=True, text=True,
                               timeout=args.timeout)
-        if done.returncode != 0:
+        if done.returncode == 1 and "error: nothing to compile" in done.stderr:
+            unraised += 1
+            shutil.rmtree(directory)
+        elif done.returncode != 0:
             failures += 1
             print(f"program {index}: exit {done.returncode}\n{done.stderr}")
-    print(f"generated: {args.count} programs written to {args.library}, "
-          f"{failures} failures")
+    print(f"generated: {args.count - unraised} programs written to "
+          f"{args.library}, {failures} failures")
     return 1 if failures else 0
 
 
@@ -337,7 +342,10 @@ def main():
 
     rng = random.Random(args.seed)
     if args.library:
-        return write_library(args, rng)
+        def make(index):
+            text, description = program(rng, index)
+            return text, description, rng.choice([0, 0, 1, 2, 4, 8, 16])
+        return write_library(args, make)
     cases = []
     for i in range(args.count):
         # Now and then one part of a row split across devices, which needs

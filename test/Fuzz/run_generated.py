@@ -8,9 +8,10 @@ against program_oracle.py's float64 evaluation.
     # on the GPU machine (PyTorch, cuda-python):
     PYTHONPATH=python python3 test/Fuzz/run_generated.py artifacts/generated
 
-For each program: fresh random inputs (uniform in [-2, 2], rounded to their
-element type; integer scalars in [-5, 5]), every output poisoned (NaN,
--128), the kernels launched through credit's launcher at the program's M
+For each program: fresh random inputs (uniform in [-2, 2], or in [0.25, 2]
+for half the launches, rounded to their element type; integer scalars in
+[-5, 5]), every output poisoned (-7776, which no element is expected to
+be, and -128), the kernels launched through credit's launcher at the program's M
 (or at M = 1, 3 and 37 where M is dynamic) on rows whose stride is padded
 to the kernels' stride multiple and half the time three multiples more,
 then compared element by element with the
@@ -36,11 +37,12 @@ TORCH = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16,
          "i8": torch.int8, "i32": torch.int32, "i64": torch.int64}
 
 
-def rows(m, n, dtype, stride, fill=None):
-    """An [m, n] view of a buffer whose rows are `stride` apart."""
+def rows(m, n, dtype, stride, fill=None, low=-2.0):
+    """An [m, n] view of a buffer whose rows are `stride` apart: uniform in
+    [low, 2], or `fill`."""
     if fill is None:
         buffer = torch.empty(m, stride, dtype=torch.float32, device=DEVICE)
-        buffer.uniform_(-2, 2)
+        buffer.uniform_(low, 2)
         buffer = buffer.to(TORCH[dtype])
     else:
         buffer = torch.full((m, stride), fill, dtype=TORCH[dtype], device=DEVICE)
@@ -48,13 +50,15 @@ def rows(m, n, dtype, stride, fill=None):
 
 
 def poison(dtype):
-    return float("nan") if dtype in ("f32", "bf16", "f16") else -128
+    """What outputs hold before the kernel: not NaN, which a program may
+    rightly compute, but a value no element is expected to be."""
+    return -7776.0 if dtype in ("f32", "bf16", "f16") else -128
 
 
-def scalar_input(m, dtype):
+def scalar_input(m, dtype, low):
     if dtype in ("i32", "i64"):
         return torch.randint(-5, 6, (m,), dtype=TORCH[dtype], device=DEVICE)
-    return torch.empty(m, device=DEVICE).uniform_(-2, 2).to(TORCH[dtype])
+    return torch.empty(m, device=DEVICE).uniform_(low, 2).to(TORCH[dtype])
 
 
 def run(directory, description, kernels, m):
@@ -63,15 +67,18 @@ def run(directory, description, kernels, m):
     # time) by a few more multiples: strided rows.
     multiple = max(k.stride_multiple for k in kernels.kernels.kernels)
     stride = (-(-n // multiple) + random.choice([0, 3])) * multiple
-    ins = [rows(m, n, t, stride) for t in description["ins"]]
-    bcasts = [torch.empty(n, device=DEVICE).uniform_(-2, 2).to(TORCH[t])
+    # Half the launches on positive inputs only, where logarithms and
+    # square roots of inputs are numbers rather than NaN.
+    low = random.choice([-2.0, 0.25])
+    ins = [rows(m, n, t, stride, low=low) for t in description["ins"]]
+    bcasts = [torch.empty(n, device=DEVICE).uniform_(low, 2).to(TORCH[t])
               for t in description["bcasts"]]
-    scalars = [scalar_input(m, t) for t in description["scalars"]]
+    scalars = [scalar_input(m, t, low) for t in description["scalars"]]
     outs = [rows(m, n, t, stride, poison(t)) for t in description["outs"]]
     scalar_outs = [torch.full((m,), poison(t), dtype=TORCH[t], device=DEVICE)
                    for t in description["scalar_outs"]]
     blocks = description["blocks"]
-    colsums = [torch.full((blocks, n), float("nan"), device=DEVICE)
+    colsums = [torch.full((blocks, n), poison("f32"), device=DEVICE)
                for _ in range(description["colsums"])]
     args = []
     for t in ins:
