@@ -15,8 +15,9 @@ included, and now and then modules of several functions whose ops share
 a workload name. Each program is compiled by credit-to-ptx (format=bin where
 ptxas is found) at a cluster size drawn from 0 (the model's choice), 1,
 2, 4, 8 and 16, for a chip drawn from those with a built-in profile, with
-the model's remarks on, keeping the host functions or not, now and then
-as one part of a row split across devices; every one must exit 0 within 120 seconds. A compile that
+the model's remarks on, keeping the host functions or not (a kept host is
+then lowered to LLVM IR by upstream's passes), now and then as one part
+of a row split across devices; every one must exit 0 within 120 seconds. A compile that
 fails is written to --keep DIR with its diagnostics. The generator is
 seeded, so a failure reproduces."""
 
@@ -273,24 +274,58 @@ def find_ptxas():
     return shutil.which("ptxas") is not None
 
 
+#: Upstream's host lowering of a kept host (test/Pipelines/keep-host.mlir).
+HOST_TO_LLVM = ["--one-shot-bufferize=bufferize-function-boundaries",
+                "--convert-scf-to-cf", "--gpu-to-llvm",
+                "--finalize-memref-to-llvm", "--convert-arith-to-llvm",
+                "--convert-cf-to-llvm", "--convert-func-to-llvm",
+                "--reconcile-unrealized-casts"]
+
+
+def find_llvm_tool(name):
+    return shutil.which(name) or next(
+        (str(p) for p in [pathlib.Path("/usr/lib/llvm-22/bin") / name]
+         if p.exists()), None)
+
+
+def run_tool(command, timeout):
+    """None, or what went wrong running `command`."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"hang (over {timeout} s)"
+    if done.returncode != 0:
+        return (f"{pathlib.Path(command[0]).name}: exit {done.returncode}:\n"
+                f"{done.stderr[-4000:]}")
+    return None
+
+
 def compile_one(credit_opt, text, cluster, keep_host, chip, split, fmt,
                 timeout):
+    """None, or what went wrong. A kept host is also lowered to LLVM IR by
+    upstream's passes (mlir-opt, mlir-translate), where they are found."""
     with tempfile.TemporaryDirectory() as work:
         source = pathlib.Path(work) / "program.mlir"
         source.write_text(text)
+        host = pathlib.Path(work) / "host.mlir"
         pipeline = (f"builtin.module(credit-to-ptx{{artifacts-dir={work}/out "
                     f"format={fmt} cluster-size={cluster} keep-host={keep_host} "
                     f"chip={chip} explain=true {split}}})")
-        try:
-            done = subprocess.run([credit_opt, str(source), "-o", os.devnull,
-                                   f"--pass-pipeline={pipeline}"],
-                                  capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return f"hang (over {timeout} s)"
-        if done.returncode != 0:
-            return f"exit {done.returncode}:\n{done.stderr[-4000:]}"
+        problem = run_tool([credit_opt, str(source), "-o", str(host),
+                            f"--pass-pipeline={pipeline}"], timeout)
+        if problem:
+            return problem
         if not list((pathlib.Path(work) / "out").glob("*.ptx")):
             return "exit 0 without PTX"
+        mlir_opt, translate = (find_llvm_tool("mlir-opt"),
+                               find_llvm_tool("mlir-translate"))
+        if keep_host == "true" and mlir_opt and translate:
+            lowered = pathlib.Path(work) / "host-llvm.mlir"
+            return (run_tool([mlir_opt, str(host), "-o", str(lowered)] +
+                             HOST_TO_LLVM, timeout) or
+                    run_tool([translate, "--mlir-to-llvmir", str(lowered),
+                              "-o", os.devnull], timeout))
     return None
 
 
