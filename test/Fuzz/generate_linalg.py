@@ -15,7 +15,6 @@ either raise and compile it (exit 0) or stop with an `error:` that says
 nothing was compiled (exit 1, with warnings saying what was not raised and
 why), within 120 seconds. Prints how many programs were raised."""
 
-import argparse
 import concurrent.futures
 import os
 import pathlib
@@ -25,8 +24,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from generate_programs import (find_ptxas, program, render_ops,  # noqa: E402
-                               write_library)
+from generate_programs import (find_ptxas, parse_arguments,  # noqa: E402
+                               program, render_ops, write_library)
 
 FILL = {"add": "0.0", "max": "0xFF800000", "min": "0x7F800000"}
 COMBINE = {"add": "arith.addf", "max": "arith.maximumf",
@@ -206,20 +205,8 @@ def compile_one(credit_opt, text, fmt, timeout):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("credit_opt")
-    parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=20261205)
-    parser.add_argument("--timeout", type=float, default=120)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--keep", type=pathlib.Path)
-    parser.add_argument("--print", type=int, metavar="INDEX",
-                        help="print program INDEX and exit")
-    parser.add_argument("--library", type=pathlib.Path, metavar="DIR",
-                        help="write each program that is raised, its "
-                        "description and its kernels to DIR/genINDEX for "
-                        "run_generated.py on a GPU, and exit")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0],
+                           "each program that is raised")
     rng = random.Random(args.seed)
     if args.library:
         return write_library(

@@ -359,21 +359,29 @@ def write_library(args, make):
     return 1 if failures else 0
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(description, library):
+    """The command line both generators take; `library` says what
+    --library DIR keeps."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("credit_opt")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--seed", type=int, default=20261205)
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--keep", type=pathlib.Path)
+    parser.add_argument("--keep", type=pathlib.Path,
+                        help="write failing programs and their diagnostics "
+                        "to this directory")
     parser.add_argument("--print", type=int, metavar="INDEX",
                         help="print program INDEX and exit")
     parser.add_argument("--library", type=pathlib.Path, metavar="DIR",
-                        help="write each program, its description and its "
+                        help=f"write {library}, its description and its "
                         "kernels (format=bin, no host) to DIR/genINDEX for "
                         "run_generated.py on a GPU, and exit")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = parse_arguments(__doc__.splitlines()[0], "each program")
 
     rng = random.Random(args.seed)
     if args.library:
