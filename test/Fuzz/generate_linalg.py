@@ -24,8 +24,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from generate_programs import (find_ptxas, parse_arguments,  # noqa: E402
-                               program, render_ops, write_library)
+from generate_programs import (find_ptxas, keep_failure,  # noqa: E402
+                               parse_arguments, program, render_ops,
+                               write_library)
 
 FILL = {"add": "0.0", "max": "0xFF800000", "min": "0x7F800000"}
 COMBINE = {"add": "arith.addf", "max": "arith.maximumf",
@@ -227,11 +228,8 @@ def main():
             elif problem != "unraised":
                 failures += 1
                 print(f"program {index}: {problem.splitlines()[0]}")
-                if args.keep:
-                    args.keep.mkdir(parents=True, exist_ok=True)
-                    (args.keep / f"linalg-{index}.mlir").write_text(
-                        programs[index])
-                    (args.keep / f"linalg-{index}.txt").write_text(problem)
+                keep_failure(args.keep, f"linalg-{index}", programs[index],
+                             problem)
     print(f"linalg: {args.count} programs, {raised} raised and compiled to "
           f"PTX ({fmt}), {failures} failures")
     return 1 if failures else 0

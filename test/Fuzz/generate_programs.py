@@ -329,6 +329,14 @@ def compile_one(credit_opt, text, cluster, keep_host, chip, split, fmt,
     return None
 
 
+def keep_failure(keep, name, text, problem):
+    """Writes a failing program and what went wrong to `keep`, if given."""
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / f"{name}.mlir").write_text(text)
+        (keep / f"{name}.txt").write_text(problem)
+
+
 def write_library(args, make):
     """Writes `make(index)`'s programs (text, description, cluster size)
     with their kernels to args.library/genINDEX; a program that is not
@@ -424,11 +432,8 @@ def main():
             options = (f"cluster-size={cluster} keep-host={keep_host} "
                        f"chip={chip} {split}")
             print(f"program {index} ({options}): {problem.splitlines()[0]}")
-            if args.keep:
-                args.keep.mkdir(parents=True, exist_ok=True)
-                (args.keep / f"program-{index}.mlir").write_text(
-                    f"// {options}\n{text}")
-                (args.keep / f"program-{index}.txt").write_text(problem)
+            keep_failure(args.keep, f"program-{index}",
+                         f"// {options}\n{text}", problem)
     print(f"generated: {args.count} programs compiled to PTX "
           f"({fmt}), {failures} failures")
     return 1 if failures else 0
