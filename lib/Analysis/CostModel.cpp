@@ -526,53 +526,65 @@ SmallVector<Variant> mlir::credit::chooseVariants(RowwiseOp op,
         best = c;
     return best;
   };
+  // The tiling launched at each grid point when `kept` are compiled: the
+  // fastest of them at M = 1, then another takes over where it is more
+  // than 3% faster than the current one (waves make close candidates trade
+  // places from one M to the next).
+  auto launched = [&](ArrayRef<size_t> kept) {
+    SmallVector<size_t> choice;
+    for (ArrayRef<double> row : times) {
+      size_t best = bestOf(row, kept);
+      choice.push_back(choice.empty() || row[choice.back()] > 1.03 * row[best]
+                           ? best
+                           : choice.back());
+    }
+    return choice;
+  };
   SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, plans.size()));
-  // Keep the winners that save the most (total time over the grid relative
-  // to the best), at most maxVariants of them.
+  SmallVector<size_t> fastest;
+  for (ArrayRef<double> row : times)
+    fastest.push_back(bestOf(row, all));
+  // The regret of what `kept` launches, summed over the grid in logs.
+  auto regret = [&](ArrayRef<size_t> kept) {
+    double sum = 0;
+    for (auto [g, c] : llvm::enumerate(launched(kept)))
+      sum += std::log(times[g][c] / times[g][fastest[g]]);
+    return sum;
+  };
+  // Greedily keep the tiling that lowers that regret most, at most
+  // maxVariants of them, while one lowers it by at least 1% (one grid
+  // point 1% faster). Scoring what is launched rather than what is fastest
+  // among the kept keeps no tiling that the ranges would never launch.
   SmallVector<size_t> kept;
+  double keptRegret = 0;
   while (kept.size() < maxVariants) {
     std::optional<size_t> pick;
-    double pickCost = 0;
+    double pickRegret = 0;
     for (size_t c : all) {
       if (llvm::is_contained(kept, c))
         continue;
       SmallVector<size_t> trial = kept;
       trial.push_back(c);
-      double cost = 0;
-      for (ArrayRef<double> row : times)
-        cost += std::log(row[bestOf(row, trial)] / row[bestOf(row, all)]);
-      if (!pick || cost < pickCost - 1e-12) {
+      double trialRegret = regret(trial);
+      if (!pick || trialRegret < pickRegret - 1e-12) {
         pick = c;
-        pickCost = cost;
+        pickRegret = trialRegret;
       }
     }
-    if (!pick)
+    if (!pick || (!kept.empty() && pickRegret > keptRegret - std::log(1.01)))
       break;
-    // Stop when another variant would save less than 1% anywhere.
-    if (!kept.empty()) {
-      bool helps = false;
-      for (ArrayRef<double> row : times)
-        helps |= row[*pick] < 0.99 * row[bestOf(row, kept)];
-      if (!helps)
-        break;
-    }
     kept.push_back(*pick);
+    keptRegret = pickRegret;
   }
-  // Contiguous ranges of grid points with the same choice; a range starts
-  // at the grid point where its tiling first wins by more than 3% (waves
-  // make close candidates trade places from one M to the next).
+  // Contiguous ranges of grid points that launch the same tiling.
   SmallVector<Variant> variants;
-  size_t current = 0;
-  for (auto [g, rows] : llvm::enumerate(grid)) {
-    size_t best = bestOf(times[g], kept);
-    if (!variants.empty() &&
-        (best == current || times[g][current] <= 1.03 * times[g][best]))
+  for (auto [g, c] : llvm::enumerate(launched(kept))) {
+    TilingAttr tiling = plans[c].tiling;
+    if (!variants.empty() && variants.back().tiling == tiling)
       continue;
-    current = best;
-    TilingAttr tiling = plans[best].tiling;
     if (!variants.empty())
-      variants.back().maxRows = rows - 1;
-    variants.push_back({tiling, variants.empty() ? 1 : rows, 0});
+      variants.back().maxRows = grid[g] - 1;
+    variants.push_back({tiling, variants.empty() ? 1 : grid[g], 0});
   }
   return variants;
 }

@@ -932,3 +932,77 @@ TEST_F(PlanTest, RegistersReuseTheStagesExponentials) {
   EXPECT_DOUBLE_EQ(registers->opsPerElement, 1 + 10 + 2 + 2);
   EXPECT_DOUBLE_EQ(shared->opsPerElement - registers->opsPerElement, 4);
 }
+
+/// log_softmax over a decode-sized bf16 vocabulary, in credit-online-softmax's
+/// form: max and its sum of exponentials, then x - max - log(sum).
+constexpr const char *kLogSoftmaxVocabulary = R"mlir(
+func.func @f(%x: tensor<?x262144xbf16>, %o: tensor<?x262144xbf16>) -> tensor<?x262144xbf16> {
+  %r = credit.rowwise ins(%x : tensor<?x262144xbf16>) outs(%o : tensor<?x262144xbf16>)
+    reduce [max, addexp] (%j: index, %v: f32) {
+      %one = arith.constant 1.0 : f32
+      credit.yield %v, %one : f32, f32
+    }
+    epilogue (%j: index, %v: f32, %m: f32, %s: f32) {
+      %l = math.log %s : f32
+      %d = arith.subf %v, %m : f32
+      %y = arith.subf %d, %l : f32
+      credit.yield %y : f32
+    }
+  return %r : tensor<?x262144xbf16>
+}
+)mlir";
+
+TEST_F(PlanTest, VariantsCoverEveryRowCountAndAreAllLaunched) {
+  std::string error;
+  ChipProfile builtIn;
+  std::optional<TargetInfo> h200 = loadTarget("sm_90", "", &error, &builtIn);
+  ASSERT_TRUE(h200) << error;
+  for (const char *text : {kSoftmax, kOnlineSoftmax, kTwoInputs, kMoments,
+                           kLogSoftmaxVocabulary}) {
+    RowwiseOp op = parse(text);
+    ASSERT_TRUE(op);
+    for (unsigned maxVariants : {1u, 3u, 6u}) {
+      SmallVector<Variant> variants =
+          chooseVariants(op, *h200, builtIn, 0, maxVariants);
+      ASSERT_FALSE(variants.empty());
+      std::set<std::string> tilings;
+      for (auto [i, variant] : llvm::enumerate(variants)) {
+        // Contiguous from one row up, the last without a bound, and a new
+        // range only where the tiling changes.
+        EXPECT_EQ(variant.minRows, i == 0 ? 1 : variants[i - 1].maxRows + 1);
+        EXPECT_EQ(variant.maxRows == 0, i + 1 == variants.size());
+        if (i > 0)
+          EXPECT_NE(variant.tiling, variants[i - 1].tiling);
+        std::string printed;
+        llvm::raw_string_ostream(printed) << variant.tiling;
+        tilings.insert(printed);
+      }
+      EXPECT_LE(tilings.size(), maxVariants);
+    }
+  }
+}
+
+TEST_F(PlanTest, OneRowGetsItsOwnVariantWhereItPays) {
+  // At M = 1 a 64-way split row is the model's fastest for this
+  // vocabulary, a little ahead of a 16-CTA cluster that is also close to
+  // the best at many row counts; the kept variants must not lose the
+  // split to a tiling that saves a little everywhere (and is launched
+  // nowhere).
+  std::string error;
+  ChipProfile builtIn;
+  std::optional<TargetInfo> h200 = loadTarget("sm_90", "", &error, &builtIn);
+  ASSERT_TRUE(h200) << error;
+  RowwiseOp op = parse(kLogSoftmaxVocabulary);
+  ASSERT_TRUE(op);
+  CostReport one = evaluateCandidates(op, *h200, builtIn, 1);
+  ASSERT_FALSE(one.candidates.empty());
+  SmallVector<Variant> variants = chooseVariants(op, *h200, builtIn, 0, 6);
+  ASSERT_FALSE(variants.empty());
+  std::optional<KernelPlan> launched =
+      buildPlan(op, variants.front().tiling, *h200);
+  ASSERT_TRUE(launched);
+  double fastest = one.candidates.front().prediction.micros;
+  EXPECT_LE(predict(*launched, 1, builtIn, getRowBlocks(op)).micros,
+            1.01 * fastest)
+      << "M = 1 launches a tiling more than 1% slower than the fastest";
+}
