@@ -116,9 +116,9 @@ PROFILES = pathlib.Path(__file__).resolve().parents[2] / "test" / \
 
 
 def test_compile_with_a_profile(tmp_path, monkeypatch):
-    # A cluster kernel compiled under the built-in profile takes one wave
-    # at every M; under a profile with a launch rule (from 2 row groups per
-    # resident cluster) its manifest carries the switch.
+    # A cluster kernel's manifest carries its profile's launch rule: the
+    # built-in H200 profile's from 6 row groups per resident cluster, a test
+    # profile's from 2.
     tiling = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
               "elems = 8>")
     request = Request("softmax", "bf16", 4096, tiling=tiling)
@@ -127,7 +127,7 @@ def test_compile_with_a_profile(tmp_path, monkeypatch):
         pytest.skip("credit-opt is not built")
     (plain,) = builtin.compile(request).kernels
     assert plain.grid_policy == "one_wave"
-    assert plain.row_group_launch_share == 0
+    assert plain.row_group_launch_share == 6
     monkeypatch.setenv("CREDIT_PROFILE", str(PROFILES /
                                              "row-group-profile.json"))
     ruled = Compiler(cache_dir=tmp_path)

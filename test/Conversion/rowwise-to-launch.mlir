@@ -1,5 +1,5 @@
-// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling,convert-credit-to-gpu-launch)" | FileCheck %s
-// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling{profile=%S/../Transforms/Inputs/row-group-profile.json},convert-credit-to-gpu-launch)" | FileCheck %s --check-prefix=SWITCH
+// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling{profile=%S/../Transforms/Inputs/profile.json},convert-credit-to-gpu-launch)" | FileCheck %s
+// RUN: credit-opt %s --split-input-file --pass-pipeline="builtin.module(credit-choose-tiling,credit-cluster-tiling,convert-credit-to-gpu-launch)" | FileCheck %s --check-prefix=SWITCH
 // RUN: not credit-opt %s --convert-credit-to-gpu-launch -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNTILED
 // RUN: not credit-opt %S/Inputs/split-rows-host.mlir --pass-pipeline="builtin.module(credit-cluster-tiling,convert-credit-to-gpu-launch)" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: error: convert-credit-to-gpu-launch: 'rowwise_f32_n16384_c2t256e8s4' splits rows over 4 clusters, which needs CREDIT's runtime (zeroed arrival counters); keep-host compiles tilings without splits
@@ -33,7 +33,8 @@ func.func @softmax(%x: tensor<8x1024xf32>, %o: tensor<8x1024xf32>) -> tensor<8x1
 // -----
 
 // A cluster kernel takes one wave of the plan's resident clusters, each
-// looping over an equal share of the rows (the built-in H200 profile) ...
+// looping over an equal share of the rows (a profile without a launch
+// rule) ...
 // CHECK-LABEL: func.func @cluster_rows
 // CHECK: %[[M:.*]] = memref.dim
 // CHECK: %[[SHARE:.*]] = arith.ceildivui %[[M]], %{{.*}} : index
@@ -41,8 +42,9 @@ func.func @softmax(%x: tensor<8x1024xf32>, %o: tensor<8x1024xf32>) -> tensor<8x1
 // CHECK-NOT: arith.select
 // CHECK: %[[CLUSTERS:.*]] = arith.ceildivui %[[M]], %[[ROWS]] : index
 // CHECK: gpu.launch_func
-// ... or, under a profile with a launch rule, a cluster per row group from
-// the manifest's share of row groups per resident cluster.
+// ... or, under a profile with a launch rule (the built-in H200 profile's:
+// from 6 row groups per resident cluster), a cluster per row group from the
+// manifest's share of row groups per resident cluster.
 // SWITCH-LABEL: func.func @cluster_rows
 // SWITCH: %[[M:.*]] = memref.dim
 // SWITCH: %[[SHARE:.*]] = arith.ceildivui %[[M]], %[[ACTIVE:.*]] : index

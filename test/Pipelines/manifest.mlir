@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --check-prefix=INDEX < %t/kernels.json
 // RUN: rm -rf %t.switch && credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{artifacts-dir=%t.switch profile=%S/../Transforms/Inputs/row-group-profile.json})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=SWITCH < %t.switch/rmsnorm_bf16_n4096_c2t256e8.json
+// RUN: rm -rf %t.wave && credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{artifacts-dir=%t.wave profile=%S/../Transforms/Inputs/profile.json})' -o /dev/null
+// RUN: FileCheck %s --check-prefix=WAVE < %t.wave/rmsnorm_bf16_n4096_c2t256e8.json
 // Compiling a second kernel into the same directory keeps the first listed.
 // RUN: credit-opt %s --pass-pipeline='builtin.module(credit-to-ptx{cluster-size=4 artifacts-dir=%t})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=INDEX2 < %t/kernels.json
@@ -29,14 +31,17 @@
 // JSON-NEXT: "ctas_per_cluster": 2,
 // JSON-NEXT: "grid_x": "clusters * ctas_per_cluster",
 // JSON-NEXT: "policy": "one_wave",
-// Always one wave under the built-in H200 profile; a profile with a launch
-// rule (from 2 row groups per resident cluster) switches it to a cluster
-// per row group.
-// JSON-NEXT: "row_group_launch_share": 0,
-// JSON-NEXT: "rows_per_cluster": "ceil(m / floor(active clusters / clusters_per_row)), a multiple of rows_per_cta",
-// JSON-NEXT: "rows_per_cta": 1
+// The launch rule of the profile: the built-in H200 one switches a kernel
+// of 2 or more CTAs per SM to a cluster per row group from 6 row groups
+// per resident cluster, a test profile's from 2; without a rule, always
+// one wave.
+// JSON-NEXT: "row_group_launch_share": 6,
+// JSON-NEXT: "rows_per_cluster": "rows_per_cta from row_group_launch_share
+// JSON: "rows_per_cta": 1
 // SWITCH: "row_group_launch_share": 2,
 // SWITCH-NEXT: "rows_per_cluster": "rows_per_cta from row_group_launch_share
+// WAVE: "row_group_launch_share": 0,
+// WAVE-NEXT: "rows_per_cluster": "ceil(m / floor(active clusters / clusters_per_row)), a multiple of rows_per_cta",
 // JSON: "input_dtypes": [
 // JSON-NEXT: "bf16"
 // JSON: "n": 4096,
