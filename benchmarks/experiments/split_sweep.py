@@ -9,7 +9,7 @@ the SPLIT (default 12) fastest predicted split tilings and the PLAIN
 (default 6) fastest without splits at M = 1, 4, 8 and 32 (runs 1 and 2
 of 2026-12-04 selected at fewer M), compiles them into OUT and
 writes OUT/sweep.json. `time` checks each tiling against float64 and
-times it at M = 1, 4, 8, 32 with the benchmark's CUDA-graph timing, then
+times it at M = 1, 4, 8, 32 (ROWS=comma-separated row counts for others) with the benchmark's CUDA-graph timing, then
 the compiler's own choice (tiling "default") and, where quack-kernels is
 installed and has the workload, Quack (tiling "quack"), on the same inputs
 in the same process.
@@ -18,7 +18,7 @@ import json, os, pathlib, sys
 
 POINTS = [(w, "bf16", n) for w in ("softmax", "rmsnorm", "cross_entropy")
           for n in (128256, 262144, 1048576)]
-ROWS = (1, 4, 8, 32)
+ROWS = tuple(int(m) for m in os.environ.get("ROWS", "1,4,8,32").split(","))
 
 
 def build(out, *points):
