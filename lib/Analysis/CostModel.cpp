@@ -51,43 +51,32 @@ GridPolicy mlir::credit::getLaunchGrid(const KernelPlan &plan, int64_t rows,
              : plan.grid;
 }
 
-Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
-                                 const ChipProfile &profile,
-                                 int64_t rowBlocks) {
-  Prediction result;
-  if (rows <= 0) {
-    result.grid = plan.grid;
-    result.micros = 0;
-    result.bound = "latency";
-    return result;
-  }
-  // Which clusters work, and how many row groups the busiest one has. The
-  // clusters of a split row work as one group.
-  GridPolicy grid = result.grid = getLaunchGrid(plan, rows, profile);
-  int64_t rowGroups = llvm::divideCeil(rows, plan.rows);
-  int64_t resident = std::max<int64_t>(1, plan.coResidentGroups);
-  int64_t activeGroups;
-  if (grid == GridPolicy::RowBlocks) {
-    int64_t blocks = std::max<int64_t>(1, rowBlocks);
-    activeGroups = std::min(blocks, resident);
-    result.waves = llvm::divideCeil(rows, blocks) *
-                   llvm::divideCeil(blocks, activeGroups);
-  } else {
-    activeGroups = std::min(rowGroups, resident);
-    result.waves = llvm::divideCeil(rowGroups, activeGroups);
-  }
-  result.activeClusters = activeGroups * plan.splits;
-  // One wave gives each cluster a fixed share of the rows, so the busiest
-  // has ceil(groups / clusters). A grid of a cluster per row group is
-  // scheduled as clusters finish, which evens out all but a last partial
-  // wave.
-  double waves = double(result.waves);
-  if (grid == GridPolicy::RowGroupPerCluster)
-    waves = std::max(1.0, double(rowGroups) / double(activeGroups));
-  int64_t ctas = result.activeClusters * plan.cluster;
+namespace {
+/// One row group of one CTA with `activeClusters` clusters working at once:
+/// its latency chain, bandwidth share and issue share, and their
+/// combination (micros).
+struct GroupTime {
+  double latencyUs = 0, bandwidthUs = 0, issueUs = 0, micros = 0;
+  /// CTAs on the busiest SM, and the SMs busy.
+  int64_t perSM = 1, activeSMs = 0;
+};
+} // namespace
+
+/// A kernel built to load its broadcast slice once per CTA loads it per row
+/// group when launched as a cluster per row group.
+static bool loadsBroadcastsPerGroup(const KernelPlan &plan, GridPolicy grid) {
+  return plan.broadcastsInRegisters && grid == GridPolicy::RowGroupPerCluster;
+}
+
+static GroupTime predictGroup(const KernelPlan &plan,
+                              const ChipProfile &profile, GridPolicy grid,
+                              int64_t activeClusters) {
+  double smLimitBytesPerUs = profile.smGBs * 1e3;
+  GroupTime result;
+  int64_t ctas = activeClusters * plan.cluster;
   result.activeSMs = std::min(profile.numSMs, ctas);
-  int64_t perSM = std::clamp<int64_t>(llvm::divideCeil(ctas, profile.numSMs),
-                                      1, plan.ctasPerSM);
+  int64_t perSM = result.perSM = std::clamp<int64_t>(
+      llvm::divideCeil(ctas, profile.numSMs), 1, plan.ctasPerSM);
 
   // Bytes one CTA moves per row group. Rereads hit L2 while the rows being
   // worked on fit in it.
@@ -110,11 +99,7 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
                                                                    : DRAM;
   double l2Bytes =
       rowsPerGroup * double(plan.broadcastBytesPerRow) / ctasPerRow;
-  // A kernel built to load its broadcast slice once per CTA loads it per
-  // row group when launched as a cluster per row group.
-  bool broadcastsPerGroup =
-      plan.broadcastsInRegisters && grid == GridPolicy::RowGroupPerCluster;
-  if (broadcastsPerGroup)
+  if (loadsBroadcastsPerGroup(plan, grid))
     l2Bytes += double(plan.broadcastBytesPerCta);
   // Column sums kept in global memory are read and written back per row;
   // the cluster's block of them stays in L2.
@@ -129,7 +114,6 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   // CTAs keep in flight per DRAM round trip (Little's law: a round of loads
   // is a sweep of every row input, or the whole slice with async staging).
   double inFlight = perSM * double(plan.bytesInFlightPerCta);
-  double smLimitBytesPerUs = profile.smGBs * 1e3;
   double smBytesPerUs =
       std::min(smLimitBytesPerUs, 2 * inFlight / profile.dramLatencyUs);
   double sharedBytesPerUs = profile.sharedBytesPerCycle * profile.clockGHz * 1e3;
@@ -183,17 +167,59 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   double overlap = plan.staging == Staging::Mixed
                        ? 1.0
                        : 1 + (profile.overlap - 1) * (1 - 1.0 / perSM);
-  double perGroup = softMax(result.latencyUs, result.bandwidthUs,
-                            result.issueUs, overlap);
+  result.micros =
+      softMax(result.latencyUs, result.bandwidthUs, result.issueUs, overlap);
   // Registers over the budget spill to local memory.
-  perGroup *= 1 + profile.spillCost * double(plan.registersOverBudget) / 32;
-  result.micros = profile.launchUs + waves * perGroup;
+  result.micros *=
+      1 + profile.spillCost * double(plan.registersOverBudget) / 32;
+  return result;
+}
+
+Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
+                                 const ChipProfile &profile,
+                                 int64_t rowBlocks) {
+  Prediction result;
+  if (rows <= 0) {
+    result.grid = plan.grid;
+    result.micros = 0;
+    result.bound = "latency";
+    return result;
+  }
+  // Which clusters work, and how many row groups the busiest one has. The
+  // clusters of a split row work as one group.
+  GridPolicy grid = result.grid = getLaunchGrid(plan, rows, profile);
+  int64_t rowGroups = llvm::divideCeil(rows, plan.rows);
+  int64_t resident = std::max<int64_t>(1, plan.coResidentGroups);
+  int64_t activeGroups;
+  if (grid == GridPolicy::RowBlocks) {
+    int64_t blocks = std::max<int64_t>(1, rowBlocks);
+    activeGroups = std::min(blocks, resident);
+    result.waves =
+        llvm::divideCeil(rows, blocks) * llvm::divideCeil(blocks, activeGroups);
+  } else {
+    activeGroups = std::min(rowGroups, resident);
+    result.waves = llvm::divideCeil(rowGroups, activeGroups);
+  }
+  result.activeClusters = activeGroups * plan.splits;
+  // One wave gives each cluster a fixed share of the rows, so the busiest
+  // has ceil(groups / clusters). A grid of a cluster per row group is
+  // scheduled as clusters finish, which evens out all but a last partial
+  // wave.
+  double waves = double(result.waves);
+  if (grid == GridPolicy::RowGroupPerCluster)
+    waves = std::max(1.0, double(rowGroups) / double(activeGroups));
+  GroupTime full = predictGroup(plan, profile, grid, result.activeClusters);
+  result.latencyUs = full.latencyUs;
+  result.bandwidthUs = full.bandwidthUs;
+  result.issueUs = full.issueUs;
+  result.activeSMs = full.activeSMs;
+  result.micros = profile.launchUs + waves * full.micros;
   // Broadcast inputs kept in registers: every CTA loads its slice of them
   // once, through its SM beside its first rows (at few rows, as much as a
   // row's own loads).
-  if (!broadcastsPerGroup)
+  if (!loadsBroadcastsPerGroup(plan, grid))
     result.micros +=
-        perSM * double(plan.broadcastBytesPerCta) / smLimitBytesPerUs;
+        full.perSM * double(plan.broadcastBytesPerCta) / (profile.smGBs * 1e3);
   // Clusters meet once at start-up before their first exchange.
   if (plan.cluster > 1)
     result.micros += profile.getClusterExchangeUs(plan.cluster);
