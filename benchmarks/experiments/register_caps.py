@@ -10,8 +10,9 @@ slower at 64 rows. The plan leaves registers staging uncapped. `build`
 copies a library and rebuilds each registers-staged kernel (PTX without
 .maxnreg, rows not split) with .maxnreg at the budget of STEP (default 1)
 more CTAs per SM, where ptxas spills at most SPILL (default 64) bytes;
-OUT/caps.json lists what changed. Timed with split_sweep.py against the
-original library (ABBA, see RESULTS.md).
+OUT/caps.json lists what changed. MATCH=TEXT instead rebuilds the kernels
+whose names contain TEXT, whatever their staging or .maxnreg. Timed with
+split_sweep.py against the original library (ABBA, see RESULTS.md).
 
     python register_caps.py build SOURCE OUT
 
@@ -39,6 +40,7 @@ def _assemble(ptx: pathlib.Path, cubin: pathlib.Path) -> tuple[int, int]:
 def build(source: str, out: str) -> None:
     step = int(os.environ.get("STEP", "1"))
     limit = int(os.environ.get("SPILL", "64"))
+    match = os.environ.get("MATCH")
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(source, out)
     changed = {}
@@ -48,8 +50,12 @@ def build(source: str, out: str) -> None:
             continue
         ptx = manifest_path.with_suffix(".ptx")
         text = ptx.read_text()
-        if ".maxnreg" in text:
+        if match:
+            if match not in manifest["name"]:
+                continue
+        elif ".maxnreg" in text:
             continue  # sweeps and split rows: already built to a budget
+        text = re.sub(r"\.maxnreg \d+\n", "", text)
         threads = manifest["block"][0]
         registers, _ = _assemble(ptx, pathlib.Path("/tmp/regcap.cubin"))
         per_warp = -(-registers // GRANULARITY) * GRANULARITY * 32
