@@ -25,17 +25,18 @@ split_sweep.py, with Quack where it is installed; time the source library
 with `CREDIT_WAVES=0 split_sweep.py time` in the same call for the
 baseline (order A B B A):
 
-    cd python
+    cd python                                                  # CPU
+    python ../benchmarks/experiments/wave_steps.py build ../artifacts/gs softmax
     python ../benchmarks/experiments/grid_shape.py build \\
-        ../artifacts/qform ../artifacts/qform-x rows_x          # CPU
-    # GPU machine, artifacts/qform and qform-x carried:
+        ../artifacts/gs ../artifacts/gs-x rows_x
+    # GPU machine, artifacts/gs and gs-x carried, Quack installed:
     CREDIT_WAVES=0 ROWS=16,35,64,128 python \\
-        ../benchmarks/experiments/split_sweep.py time ../artifacts/qform A.json
+        ../benchmarks/experiments/split_sweep.py time ../artifacts/gs A.json
     ROWS=16,35,64,128 python ../benchmarks/experiments/grid_shape.py \\
-        time ../artifacts/qform-x B.json
+        time ../artifacts/gs-x B.json
 
-(artifacts/qform: the library of `quack-form-2026-12-05-run1.json`; any
-library with a sweep.json works.)
+Any library with a sweep.json works (wave_steps.py and split_sweep.py
+build write one).
 """
 import json, os, pathlib, re, shutil, subprocess, sys
 
