@@ -14,6 +14,17 @@
 // RUN: not ls %t/parsed.mlir
 // RUN: not credit-opt %S/Inputs/dropped-lexer-error.mlir --split-input-file 2>&1 | FileCheck %s --check-prefix=PARSER
 
+// A pass that fails without reporting why (convert-gpu-to-nvvm, whose
+// first greedy rewrites do not converge on this kernel) gets an error at
+// the op it failed on, instead of an exit status alone.
+// RUN: not credit-opt %S/Inputs/nvvm-no-convergence.mlir --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' -o %t/silent.mlir 2>&1 | FileCheck %s --check-prefix=SILENT
+// RUN: not ls %t/silent.mlir
+// A pass that fails and says why gets no such line.
+// RUN: not credit-opt %S/Inputs/untiled.mlir --pass-pipeline='builtin.module(credit-cluster-tiling)' --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAINED
+
+// SILENT: nvvm-no-convergence.mlir:6:1: error: pass 'convert-gpu-to-nvvm' failed here without reporting why (a silent failure of that pass, not a verdict on the input); please report this input
+// EXPLAINED: error: credit-cluster-tiling: the op has no tiling; run credit-choose-tiling first
+// EXPLAINED-NOT: without reporting why
 // PARSER: error: @ identifier expected to start with letter or '_'
 // PARSER: credit-opt: the parser reported an error; failing
 // CHECK: error: LibDevice path: {{.*}}libdevice.10.bc does not exist or is not a file.

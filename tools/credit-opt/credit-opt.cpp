@@ -9,8 +9,9 @@
 // Unlike a plain mlir-opt, it exits with failure whenever an error was
 // reported, even by the parser or a pass that went on to succeed (some
 // upstream passes report an error and carry on), and it then writes no
-// output file; and it refuses input on which an upstream parser crashes,
-// pointing at the line, instead of crashing with it.
+// output file; it reports a pass that fails without saying why; and it
+// refuses input on which an upstream parser crashes, pointing at the line,
+// instead of crashing with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
@@ -125,6 +128,28 @@ static unsigned findCrashingLine(const llvm::MemoryBuffer &input,
   return low + 1;
 }
 
+/// Reports a pass that failed without reporting why. Some upstream passes
+/// signal failure silently (convert-gpu-to-nvvm when the greedy rewrites it
+/// runs first do not converge); credit-opt would then exit 1 without a
+/// word. Only where no error has been reported yet, so that a pass which
+/// explained itself, and the pipelines around a failed pass, add nothing.
+struct SilentFailureReport : public PassInstrumentation {
+  explicit SilentFailureReport(std::atomic<bool> &errorReported)
+      : errorReported(errorReported) {}
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    if (errorReported)
+      return;
+    StringRef name = pass->getArgument();
+    // At the operation's location, without a dump of it (a whole kernel).
+    emitError(op->getLoc())
+        << "pass '" << (name.empty() ? pass->getName() : name)
+        << "' failed here without reporting why (a silent "
+           "failure of that pass, not a verdict on the input); "
+           "please report this input";
+  }
+  std::atomic<bool> &errorReported;
+};
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
@@ -150,6 +175,8 @@ int main(int argc, char **argv) {
               errorReported = true;
             return failure();
           });
+      pm.addInstrumentation(
+          std::make_unique<SilentFailureReport>(errorReported));
       return base.setupPassPipeline(pm);
     });
   }
