@@ -109,8 +109,9 @@ void mlir::credit::buildCreditToPTXPipeline(OpPassManager &pm,
   kernels.addPass(createSCFToControlFlowPass());
   // convert-gpu-to-nvvm first applies its GPU rewrites greedily and fails,
   // without a diagnostic, when they do not converge; on the branches of a
-  // large kernel fresh from scf-to-cf they may not (a generated program
-  // with rows split over 32 CTAs on sm_120). Simplified first, they do.
+  // large kernel fresh from scf-to-cf they may not (a row split over 32
+  // CTAs whose stages yield constants, test/Pipelines/constant-stages.mlir).
+  // Simplified first, they do.
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());
