@@ -90,7 +90,7 @@ func.func @cluster(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_space<wor
 // CHECK: %[[DATA:.*]] = nvvm.mapa {{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: %[[BITS:.*]] = llvm.bitcast {{.*}} : f32 to i32
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "l,r,l,~{memory}" %[[DATA]], %[[BITS]], %[[PEERBAR]]
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"st.async.shared::cluster.mbarrier::complete_tx::bytes.b32
 // CHECK-NOT: llvm.store
 // CHECK: arith.constant 32 : i32
 // CHECK: "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;"
@@ -105,6 +105,61 @@ func.func @cluster_async(%a: f32, %b: f32, %buf: memref<32xf32, #gpu.address_spa
                          %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: index) -> (f32, f32) {
   %r:2 = credit.cluster_reduce [add, min] %a, %b scratch(%buf[%o] : memref<32xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
   return %r#0, %r#1 : f32, f32
+}
+
+// -----
+
+// Aligned entries go out as one vector st.async per peer: the scratch is a
+// global aligned to 16 bytes and the offset a multiple of 8 values, so a
+// rank's two values (8 bytes) and four values (16 bytes) are aligned
+// wherever the rank's entries start. The expected bytes stay 4 per value.
+memref.global "private" @scratch16 : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+// CHECK-LABEL: func.func @cluster_async_vector
+// CHECK: scf.if
+// CHECK-COUNT-1: "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [$0], {$1, $2}, [$3];", "l,r,r,l,~{memory}"
+// CHECK-NOT: st.async
+// CHECK: arith.constant 32 : i32
+// CHECK: "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;"
+// CHECK: scf.if
+// CHECK-COUNT-1: "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$0], {$1, $2, $3, $4}, [$5];", "l,r,r,r,r,l,~{memory}"
+// CHECK-NOT: st.async
+// CHECK: arith.constant 64 : i32
+func.func @cluster_async_vector(%a: f32, %b: f32, %c: f32, %d: f32, %x: index,
+                                %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: index) -> (f32, f32, f32) {
+  %buf = memref.get_global @scratch16 : memref<64xf32, #gpu.address_space<workgroup>>
+  %c8 = arith.constant 8 : index
+  %o = arith.muli %x, %c8 : index
+  %r:2 = credit.cluster_reduce [max, addexp] %a, %b scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
+  %s:4 = credit.cluster_reduce [add, add, add, add] %a, %b, %c, %d scratch(%buf[%o] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32, f32, f32
+  return %r#0, %s#0, %s#3 : f32, f32, f32
+}
+
+// -----
+
+// Where alignment is not known the values go out one by one: an odd
+// offset (8x + 1) for two values; three values per rank (a rank's entries
+// start at every multiple of 3, so neither pair is always aligned); a
+// scratch aligned to 4 bytes only.
+memref.global "private" @scratch16b : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+memref.global "private" @scratch4 : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 4 : i64}
+// CHECK-LABEL: func.func @cluster_async_scalar
+// CHECK-NOT: .v2.b32
+// CHECK-NOT: .v4.b32
+// CHECK-COUNT-7: "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];"
+// CHECK-NOT: st.async
+// CHECK: return
+func.func @cluster_async_scalar(%a: f32, %b: f32, %c: f32, %x: index,
+                                %bars: memref<4xi64, #gpu.address_space<workgroup>>, %i: index, %p: index) -> (f32, f32, f32) {
+  %buf = memref.get_global @scratch16b : memref<64xf32, #gpu.address_space<workgroup>>
+  %small = memref.get_global @scratch4 : memref<64xf32, #gpu.address_space<workgroup>>
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %o8 = arith.muli %x, %c8 : index
+  %odd = arith.addi %o8, %c1 : index
+  %r:2 = credit.cluster_reduce [max, addexp] %a, %b scratch(%buf[%odd] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
+  %s:3 = credit.cluster_reduce [add, add, add] %a, %b, %c scratch(%buf[%o8] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32, f32
+  %t:2 = credit.cluster_reduce [max, addexp] %a, %b scratch(%small[%o8] : memref<64xf32, #gpu.address_space<workgroup>>) mbarrier(%bars[%i] phase %p : memref<4xi64, #gpu.address_space<workgroup>>) {cluster = 4 : i32} : f32, f32
+  return %r#0, %s#0, %t#0 : f32, f32, f32
 }
 
 // -----

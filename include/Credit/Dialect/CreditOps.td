@@ -371,7 +371,9 @@ def Credit_ClusterReduceOp : Credit_Op<"cluster_reduce", [
 
     - with `mbarrier(%bars[%i] phase %p)` (asynchronous): the stores are
       `st.async` writes that complete on mbarrier `%bars[%i]` of the
-      receiving CTA (initialized with an arrival count of 1); thread 0 sets
+      receiving CTA (initialized with an arrival count of 1), one vector
+      write per 2 or 4 values where the scratch global's alignment and the
+      arithmetic of `offset` show them aligned for every rank; thread 0 sets
       its expected transaction bytes (`cluster * K * 4`) and arrives, and
       every thread waits for phase parity `%p` to complete. No CTA waits
       for anything but the bytes it receives;

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -136,6 +137,59 @@ static Value getSharedBase(OpBuilder &b, Location loc, Value memref) {
       Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
 }
 
+/// The widest vector of 32-bit values, in values (a power of two).
+constexpr int64_t kMaxPushValues = 4;
+
+/// The largest power of two up to kMaxPushValues that `value` (an index) is
+/// known to be a multiple of, from the arithmetic that computes it.
+static int64_t getKnownPowerOfTwoFactor(Value value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant == 0
+               ? kMaxPushValues
+               : std::min<int64_t>(*constant & -*constant, kMaxPushValues);
+  Operation *def = value.getDefiningOp();
+  if (auto mul = dyn_cast_or_null<arith::MulIOp>(def))
+    return std::min(getKnownPowerOfTwoFactor(mul.getLhs()) *
+                        getKnownPowerOfTwoFactor(mul.getRhs()),
+                    kMaxPushValues);
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
+    return std::min(getKnownPowerOfTwoFactor(add.getLhs()),
+                    getKnownPowerOfTwoFactor(add.getRhs()));
+  return 1;
+}
+
+/// The alignment in bytes of a workgroup memref's first element: its
+/// global's where it is one, else its element's.
+static int64_t getBaseAlignment(Value memref) {
+  int64_t element = 4;
+  auto get = memref.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return element;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!global || !global.getAlignment())
+    return element;
+  return std::max<int64_t>(element, *global.getAlignment());
+}
+
+/// How the values a rank pushes to a peer go out: (first value, count)
+/// pieces of 1, 2 or 4 consecutive values, each one st.async. Entry
+/// `offset + r * k + i` of a base aligned to `baseAlign` bytes is aligned
+/// to w values for every rank r when w divides i, k and the offset.
+static SmallVector<std::pair<int64_t, int64_t>>
+getPushPieces(int64_t numValues, int64_t offsetFactor, int64_t baseAlign) {
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  for (int64_t i = 0; i < numValues;) {
+    int64_t width = kMaxPushValues;
+    while (width > 1 && (i % width || numValues % width ||
+                         offsetFactor % width || 4 * width > baseAlign))
+      width /= 2;
+    pieces.push_back({i, width});
+    i += width;
+  }
+  return pieces;
+}
+
 /// credit.cluster_reduce: push to peers through DSMEM (st.async on the
 /// peers' mbarriers, or plain stores and a release/acquire cluster
 /// barrier), combine the local copies a rank per lane with shuffles.
@@ -180,28 +234,47 @@ struct ClusterReduceLowering : public OpConversionPattern<ClusterReduceOp> {
                                                 adaptor.getBarrierIndex())});
     }
     ValueRange values = adaptor.getValues();
+    SmallVector<std::pair<int64_t, int64_t>> pieces =
+        getPushPieces(numValues, getKnownPowerOfTwoFactor(op.getOffset()),
+                      getBaseAlignment(scratch));
     scf::IfOp::create(rewriter, loc, isPusher, [&](OpBuilder &b, Location l) {
       Value peer = arith::IndexCastOp::create(b, l, i32, tid);
       Value peerBarrier =
           barrier ? Value(NVVM::MapaOp::create(b, l, clusterPtr, barrier, peer))
                   : Value();
-      for (auto [i, value] : llvm::enumerate(values)) {
+      auto remoteEntry = [&](int64_t i) -> Value {
         Value at = arith::IndexCastOp::create(
             b, l, i64,
             arith::AddIOp::create(b, l, myEntries, createIndex(b, l, i)));
         Value local = LLVM::GEPOp::create(b, l, sharedPtr, f32, base, at);
-        Value remote = NVVM::MapaOp::create(b, l, clusterPtr, local, peer);
-        if (!barrier) {
-          LLVM::StoreOp::create(b, l, value, remote);
-          continue;
+        return NVVM::MapaOp::create(b, l, clusterPtr, local, peer);
+      };
+      if (!barrier) {
+        for (auto [i, value] : llvm::enumerate(values))
+          LLVM::StoreOp::create(b, l, value, remoteEntry(i));
+        scf::YieldOp::create(b, l);
+        return;
+      }
+      // Each piece completes its bytes on the peer's mbarrier (release at
+      // cluster scope); aligned neighbours go out as one vector write.
+      for (auto [first, count] : pieces) {
+        SmallVector<Value> operands = {remoteEntry(first)};
+        SmallVector<std::string> names;
+        for (int64_t i = first; i < first + count; ++i) {
+          operands.push_back(LLVM::BitcastOp::create(b, l, i32, values[i]));
+          names.push_back("$" + std::to_string(operands.size() - 1));
         }
-        // The write completes 4 bytes on the peer's mbarrier (release at
-        // cluster scope).
-        Value bits = LLVM::BitcastOp::create(b, l, i32, value);
-        createPtx(b, l, Type(), {remote, bits, peerBarrier},
-                  "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 "
-                  "[$0], $1, [$2];",
-                  "l,r,l,~{memory}");
+        operands.push_back(peerBarrier);
+        std::string data =
+            count == 1 ? names.front() : "{" + llvm::join(names, ", ") + "}";
+        std::string text = llvm::formatv(
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes{0}.b32 "
+            "[$0], {1}, [${2}];",
+            count == 1 ? "" : ".v" + std::to_string(count), data, count + 1);
+        std::string constraints = "l";
+        for (int64_t i = 0; i < count; ++i)
+          constraints += ",r";
+        createPtx(b, l, Type(), operands, text, constraints + ",l,~{memory}");
       }
       scf::YieldOp::create(b, l);
     });
