@@ -12,6 +12,7 @@
 #define CREDIT_C_DIALECTS_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +30,13 @@ mlirCreditRegisterDialects(MlirDialectRegistry registry);
 /* Registers the credit passes and the credit-to-ptx pipeline, so that
  * mlirParsePassPipeline knows them (mlir::credit::registerCreditPasses). */
 MLIR_CAPI_EXPORTED void mlirCreditRegisterPasses(void);
+
+/* Makes `pm` report, as an error at the op it ran on, any pass that fails
+ * without reporting why (some upstream passes signal failure silently), as
+ * credit-opt does (mlir::credit::reportSilentPassFailures). Without it such
+ * a failure is a failed result with no diagnostic. */
+MLIR_CAPI_EXPORTED void
+mlirCreditPassManagerReportSilentFailures(MlirPassManager pm);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,10 @@
 
 #include "Credit/Dialect/CreditDialect.h"
 #include "Credit/InitAllCredit.h"
+#include "Credit/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Credit, credit,
@@ -20,3 +22,7 @@ void mlirCreditRegisterDialects(MlirDialectRegistry registry) {
 }
 
 void mlirCreditRegisterPasses(void) { mlir::credit::registerCreditPasses(); }
+
+void mlirCreditPassManagerReportSilentFailures(MlirPassManager pm) {
+  mlir::credit::reportSilentPassFailures(*unwrap(pm));
+}

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/InitAllCredit.h"
+#include "Credit/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -39,6 +40,8 @@ int main(int argc, char **argv) {
     return 1;
 
   mlir::PassManager pm(&context);
+  // A pass that fails without a diagnostic is named, as in credit-opt.
+  mlir::credit::reportSilentPassFailures(pm);
   if (mlir::failed(mlir::parsePassPipeline(argv[2], pm)) ||
       mlir::failed(pm.run(*module)))
     return 1;

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Credit/InitAllCredit.h"
+#include "Credit/Pipelines/Pipelines.h"
 #include "Credit/Support/InputLimits.h"
 
 #include "mlir/IR/Block.h"
@@ -25,7 +26,6 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
@@ -128,28 +128,6 @@ static unsigned findCrashingLine(const llvm::MemoryBuffer &input,
   return low + 1;
 }
 
-/// Reports a pass that failed without reporting why. Some upstream passes
-/// signal failure silently (convert-gpu-to-nvvm when the greedy rewrites it
-/// runs first do not converge); credit-opt would then exit 1 without a
-/// word. Only where no error has been reported yet, so that a pass which
-/// explained itself, and the pipelines around a failed pass, add nothing.
-struct SilentFailureReport : public PassInstrumentation {
-  explicit SilentFailureReport(std::atomic<bool> &errorReported)
-      : errorReported(errorReported) {}
-  void runAfterPassFailed(Pass *pass, Operation *op) override {
-    if (errorReported)
-      return;
-    StringRef name = pass->getArgument();
-    // At the operation's location, without a dump of it (a whole kernel).
-    emitError(op->getLoc())
-        << "pass '" << (name.empty() ? pass->getName() : name)
-        << "' failed here without reporting why (a silent "
-           "failure of that pass, not a verdict on the input); "
-           "please report this input";
-  }
-  std::atomic<bool> &errorReported;
-};
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
@@ -162,9 +140,11 @@ int main(int argc, char **argv) {
       argc, argv, "CREDIT optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
 
-  // Every context that runs passes notes the errors reported in it; the
-  // handler declines each diagnostic, so the usual printing (or the
-  // -verify-diagnostics checks) still sees it.
+  // Every context that runs passes notes the errors reported in it (a
+  // pass may report one and still succeed); the handler declines each
+  // diagnostic, so the usual printing (or the -verify-diagnostics checks)
+  // still sees it. Every pipeline also names a pass that fails without
+  // reporting why (Pipelines.h).
   std::atomic<bool> errorReported = false;
   if (!config.shouldVerifyDiagnostics()) {
     MlirOptMainConfig base = config;
@@ -175,8 +155,7 @@ int main(int argc, char **argv) {
               errorReported = true;
             return failure();
           });
-      pm.addInstrumentation(
-          std::make_unique<SilentFailureReport>(errorReported));
+      credit::reportSilentPassFailures(pm);
       return base.setupPassPipeline(pm);
     });
   }

@@ -10,6 +10,7 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
+class PassManager;
 class OpPassManager;
 namespace credit {
 
@@ -97,6 +98,16 @@ void buildCreditToPTXPipeline(OpPassManager &pm,
 
 /// Registers `credit-to-ptx`.
 void registerCreditPipelines();
+
+/// Makes `pm` report, as an error at the op it ran on, any pass that fails
+/// without reporting why (some upstream passes signal failure silently:
+/// convert-gpu-to-nvvm when its greedy rewrites do not converge). Only
+/// where no error has been reported in `pm`'s context while it runs, so a
+/// pass that explained itself, and the pipelines around a failed pass, add
+/// nothing. credit-opt does this for every pipeline it runs; compilers that
+/// run CREDIT's passes with their own PassManager call it (C API:
+/// mlirCreditPassManagerReportSilentFailures).
+void reportSilentPassFailures(PassManager &pm);
 
 } // namespace credit
 } // namespace mlir
