@@ -7,6 +7,7 @@
 #include "Credit/Analysis/Plan.h"
 
 #include "Credit/Dialect/Combiners.h"
+#include "Credit/Dialect/CreditDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -477,6 +478,20 @@ static int64_t estimateRegisters(const KernelPlan &plan) {
                                           plan.elems * perElement));
 }
 
+std::optional<int64_t> mlir::credit::getMeasuredRegisters(RowwiseOp op,
+                                                          TilingAttr tiling) {
+  auto pairs = op->getAttrOfType<ArrayAttr>(CreditDialect::kRegistersAttrName);
+  if (!pairs)
+    return std::nullopt;
+  for (Attribute pair : pairs) {
+    auto entry = dyn_cast<ArrayAttr>(pair);
+    if (entry && entry.size() == 2 && entry[0] == tiling)
+      if (auto registers = dyn_cast<IntegerAttr>(entry[1]))
+        return registers.getInt();
+  }
+  return std::nullopt;
+}
+
 std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                                                   TilingAttr tiling,
                                                   const TargetInfo &target,
@@ -825,6 +840,15 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
                                              : OccupancyLimit::CtaSlots;
   int64_t wanted = estimateRegisters(plan);
   int64_t slack = plan.tiling.isOneSweep() ? 0 : kSweepRegisterMargin;
+  // Registers staging without split rows is built uncapped, so ptxas's
+  // count, where a build driver has given it (credit.registers), is what
+  // the kernel runs with.
+  if (plan.staging == Staging::Registers && plan.splits == 1) {
+    if (std::optional<int64_t> measured = getMeasuredRegisters(op, tiling)) {
+      wanted = *measured;
+      slack = 0;
+    }
+  }
   auto budgetFor = [&](int64_t ctas) {
     int64_t warps =
         llvm::alignTo(ctas * plan.warps, target.warpAllocationGranularity);

@@ -85,15 +85,24 @@ class Request:
         if self.shards != 1 and self.split != "combine":
             raise ValueError("shards is for split='combine'")
 
-    def render(self) -> str:
+    def render(self, registers: dict[str, int] | None = None) -> str:
         """The request's MLIR: the workload, with the tiling if one is
-        given."""
+        given, and with `registers` (tiling text -> ptxas's count) as the
+        op's credit.registers, which the cost model prices those kernels
+        at."""
         text = KERNELS[self.workload].render(self.n, self.dtype, self.eps,
                                                self.blocks)
-        if self.tiling is None:
+        attributes = []
+        if self.tiling is not None:
+            attributes.append(f"tiling = {self.tiling}")
+        if registers:
+            pairs = ", ".join(f"[{tiling}, {count}]"
+                              for tiling, count in sorted(registers.items()))
+            attributes.append(f"credit.registers = [{pairs}]")
+        if not attributes:
             return text
         return text.replace("\n    reduce",
-                            f"\n      attributes {{tiling = {self.tiling}}}"
+                            f"\n      attributes {{{', '.join(attributes)}}}"
                             "\n    reduce", 1)
 
     def key(self, compiler_version: str, chip: str) -> str:
@@ -323,47 +332,30 @@ class Compiler:
 
     def _run(self, request: Request, target: pathlib.Path) -> None:
         """Compiles `request` into a private directory beside `target` and
-        renames it into place once it is whole and on disk."""
-        text = request.render()
+        renames it into place once it is whole and on disk.
+
+        The cost model prices a kernel built without a register cap at its
+        estimate of the registers ptxas will take (a median 11 high,
+        benchmarks/COSTMODEL.md). Where the model chooses and ptxas runs,
+        the kernels it kept are assembled anyway: if ptxas took another
+        count for any of them, the request is compiled again with those
+        counts (credit.registers), up to REPRICE_PASSES times, so that the
+        choice and the M ranges are priced at what the kernels run with."""
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent,
                                          prefix=".build-") as scratch:
             scratch = pathlib.Path(scratch)
-            source = scratch / "input.mlir"
-            source.write_text(text)
-            out = scratch / "out"
-            split = "" if request.split is None else (
-                f"split-part={request.split} split-shards={request.shards} ")
-            # The profile's bytes that the version hashed, at a path as
-            # plain as the artifacts directory's.
-            profile = ""
-            if self._profile_text is not None:
-                (scratch / "profile.json").write_bytes(self._profile_text)
-                profile = f"profile={scratch / 'profile.json'} "
-            pipeline = (f"builtin.module(credit-to-ptx{{chip={self.chip} "
-                        f"cluster-size={request.cluster} {split}{profile}"
-                        f"format={self.output_format} "
-                        f"artifacts-dir={out}}})")
-            command = [self.credit_opt, str(source), "-o", os.devnull,
-                       f"--pass-pipeline={pipeline}"]
-            try:
-                proc = subprocess.run(command, capture_output=True, text=True,
-                                      timeout=600)
-            except subprocess.TimeoutExpired as error:
-                raise CompileError(f"credit-opt did not finish {request} in "
-                                   f"{error.timeout:.0f} s") from error
-            except OSError as error:
-                raise CompileError(f"cannot run {self.credit_opt}: "
-                                   f"{error}") from error
-            if proc.returncode != 0:
-                raise CompileError(
-                    f"credit-opt {_describe_status(proc.returncode)} on "
-                    f"{request}:\n"
-                    f"{proc.stderr.strip() or '(it printed nothing)'}")
-            if not (out / "kernels.json").is_file():
-                raise CompileError(f"credit-opt's artifacts for {request} "
-                                   f"are incomplete: it succeeded but wrote "
-                                   f"no {out / 'kernels.json'}")
+            registers: dict[str, int] = {}
+            out = self._run_pass(request, scratch, 0, registers)
+            passes = 0
+            while (self.output_format == "bin" and request.tiling is None
+                   and passes < REPRICE_PASSES):
+                unpriced = _unpriced_registers(out)
+                if not unpriced.keys() - registers.keys():
+                    break
+                registers.update(unpriced)
+                passes += 1
+                out = self._run_pass(request, scratch, passes, registers)
             (out / ENTRY_REQUEST).write_text(json.dumps(
                 {"request": request.as_json(), "compiler": self.version(),
                  "chip": self.chip}, indent=1) + "\n")
@@ -374,6 +366,80 @@ class Compiler:
                 # Another process put the same entry in place first.
                 if not target.is_dir():
                     raise
+
+    def _run_pass(self, request: Request, scratch: pathlib.Path, index: int,
+                  registers: dict[str, int]) -> pathlib.Path:
+        """One credit-opt run of `request` (with `registers`) into
+        scratch/out-INDEX, which it returns."""
+        source = scratch / f"input-{index}.mlir"
+        source.write_text(request.render(registers))
+        out = scratch / f"out-{index}"
+        split = "" if request.split is None else (
+            f"split-part={request.split} split-shards={request.shards} ")
+        # The profile's bytes that the version hashed, at a path as
+        # plain as the artifacts directory's.
+        profile = ""
+        if self._profile_text is not None:
+            (scratch / "profile.json").write_bytes(self._profile_text)
+            profile = f"profile={scratch / 'profile.json'} "
+        pipeline = (f"builtin.module(credit-to-ptx{{chip={self.chip} "
+                    f"cluster-size={request.cluster} {split}{profile}"
+                    f"format={self.output_format} "
+                    f"artifacts-dir={out}}})")
+        command = [self.credit_opt, str(source), "-o", os.devnull,
+                   f"--pass-pipeline={pipeline}"]
+        try:
+            proc = subprocess.run(command, capture_output=True, text=True,
+                                  timeout=600)
+        except subprocess.TimeoutExpired as error:
+            raise CompileError(f"credit-opt did not finish {request} in "
+                               f"{error.timeout:.0f} s") from error
+        except OSError as error:
+            raise CompileError(f"cannot run {self.credit_opt}: "
+                               f"{error}") from error
+        if proc.returncode != 0:
+            raise CompileError(
+                f"credit-opt {_describe_status(proc.returncode)} on "
+                f"{request}:\n"
+                f"{proc.stderr.strip() or '(it printed nothing)'}")
+        if not (out / "kernels.json").is_file():
+            raise CompileError(f"credit-opt's artifacts for {request} "
+                               f"are incomplete: it succeeded but wrote "
+                               f"no {out / 'kernels.json'}")
+        return out
+
+
+#: Compiles of a request after the first, each with the register counts
+#: of the kernels the previous one kept (_run).
+REPRICE_PASSES = 2
+
+
+def _tiling_text(fields: dict) -> str:
+    """A manifest's tiling as a #credit.tiling attribute (every parameter
+    written out, defaults too: the same attribute)."""
+    return (f"#credit.tiling<cluster = {fields['cluster']}, threads = "
+            f"{fields['threads']}, vector = {fields['vector']}, elems = "
+            f"{fields['elems']}, rows = {fields['rows']}, staging = "
+            f"{fields['staging']}, splits = {fields['splits']}, exchange = "
+            f"{fields['exchange']}>")
+
+
+def _unpriced_registers(out: pathlib.Path) -> dict[str, int]:
+    """ptxas's register counts of the kernels in `out` that are built
+    without a register cap (registers staging, no split rows) and were
+    priced at another count, by tiling text."""
+    counts = {}
+    for path in out.glob("*.json"):
+        if path.name in ("kernels.json", ENTRY_REQUEST):
+            continue
+        data = json.loads(path.read_text())
+        fields, ptxas = data.get("tiling", {}), data.get("ptxas")
+        if (not ptxas or fields.get("staging") != "registers" or
+                fields.get("splits") != 1):
+            continue
+        if ptxas["registers"] != data["plan"]["estimated_registers"]:
+            counts[_tiling_text(fields)] = ptxas["registers"]
+    return counts
 
 
 def _describe_status(returncode: int) -> str:

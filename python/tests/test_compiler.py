@@ -2,6 +2,7 @@
 
 import json
 import pathlib
+import shutil
 
 import pytest
 
@@ -216,3 +217,48 @@ def test_compile_split_parts(tmp_path):
     with pytest.raises(CompileError, match="exactly one reduction stage"):
         compiler.compile(Request("layernorm_bwd", "f32", 1024, 0, 1e-5,
                                  split="partial"))
+
+
+def test_render_with_register_counts():
+    tiling = ("#credit.tiling<cluster = 16, threads = 128, vector = 8, "
+              "elems = 64>")
+    text = Request("softmax", "bf16", 131072).render({tiling: 96})
+    assert f"attributes {{credit.registers = [[{tiling}, 96]]}}" in text
+    forced = Request("softmax", "bf16", 131072, tiling=tiling).render(
+        {tiling: 96})
+    assert (f"attributes {{tiling = {tiling}, credit.registers = "
+            f"[[{tiling}, 96]]}}") in forced
+    # No counts, no attribute: the text (and the cache key) as before.
+    assert "credit.registers" not in Request("softmax", "bf16",
+                                             131072).render({})
+
+
+def test_choice_repriced_at_ptxas_counts(tmp_path):
+    """With cubins, kernels built without a register cap are priced at
+    the count ptxas took: the request is compiled again with the counts of
+    the kernels the first compile kept."""
+    compiler = Compiler(cache_dir=tmp_path / "bin", output_format="bin")
+    if not compiler.available or not (
+            shutil.which("ptxas") or
+            pathlib.Path("/usr/local/cuda/bin/ptxas").is_file()):
+        pytest.skip("credit-opt or ptxas is not there")
+    request = Request("softmax", "bf16", 131072)
+
+    def uncapped(kernels):
+        return [json.loads(k.ptx.with_suffix(".json").read_text())
+                for k in kernels.kernels
+                if k.tiling.get("staging") == "registers" and
+                k.tiling.get("splits") == 1]
+
+    priced = uncapped(compiler.compile(request))
+    assert priced and all(d["ptxas"] for d in priced)
+    # Every one of these is priced at ptxas's count where the first compile
+    # kept it (a kernel first kept by the last compile may still carry the
+    # estimate); without cubins, the estimate, above ptxas's count here.
+    assert any(d["plan"]["estimated_registers"] == d["ptxas"]["registers"]
+               for d in priced)
+    estimated = uncapped(Compiler(cache_dir=tmp_path / "isa").compile(request))
+    assert estimated and not any("ptxas" in d for d in estimated)
+    counts = {d["name"]: d["ptxas"]["registers"] for d in priced}
+    assert any(d["plan"]["estimated_registers"] > counts[d["name"]]
+               for d in estimated if d["name"] in counts)

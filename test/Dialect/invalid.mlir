@@ -790,3 +790,50 @@ func.func @kernels_on_op(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?
     epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
   return %r : tensor<?x64xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'credit.registers' belongs on a credit.rowwise op}}
+func.func @registers_on_func() attributes {credit.registers = []} {
+  return
+}
+
+// -----
+
+func.func @registers_not_pairs(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'credit.registers' must be an array of [tiling, registers] pairs, got [32, #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 2>]}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {credit.registers = [[32, #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 2>]]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @registers_not_array(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'credit.registers' must be an array of [tiling, registers] pairs}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {credit.registers = {a = 1}}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @registers_out_of_range(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'credit.registers' counts must be from 1 to 255 registers, got 256}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {credit.registers = [[#credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 2>, 256]]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @registers_twice(%x: tensor<?x64xf32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'credit.registers' names #credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 2> twice}}
+  %r = credit.rowwise ins(%x : tensor<?x64xf32>) outs(%o : tensor<?x64xf32>) attributes {credit.registers = [[#credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 2>, 40], [#credit.tiling<cluster = 1, threads = 32, vector = 1, elems = 2, rows = 1>, 41]]}
+    reduce [add] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %s: f32) { credit.yield %s : f32 }
+  return %r : tensor<?x64xf32>
+}

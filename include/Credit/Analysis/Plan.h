@@ -307,6 +307,10 @@ struct ReusedExponential {
 SmallVector<ReusedExponential> getReusedExponentials(RowwiseOp op,
                                                      const KernelPlan &plan);
 
+/// ptxas's register count for `op`'s kernel of `tiling`, where the op
+/// carries one (CreditDialect::kRegistersAttrName).
+std::optional<int64_t> getMeasuredRegisters(RowwiseOp op, TilingAttr tiling);
+
 /// The plan of `op` under `tiling` on `target`, or nothing when the tiling
 /// is illegal there; `whyNot` then says why, in a sentence for a
 /// diagnostic. Legal means that the kernel can be built and launched: the

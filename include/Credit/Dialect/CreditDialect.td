@@ -28,13 +28,21 @@ def Credit_Dialect : Dialect {
     distributed shared memory.
   }];
   let useDefaultAttributePrinterParser = 1;
-  // `credit.kernels`: the manifests on a module, the kernels of an op.
+  // `credit.kernels`: the manifests on a module, the kernels of an op;
+  // `credit.registers`: ptxas's counts on an op.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The discardable attribute credit-cluster-tiling sets: on the module,
     /// a dictionary from kernel symbol to manifest; on each rowwise op, the
     /// symbols of its kernels.
     static constexpr ::llvm::StringLiteral kKernelsAttrName = "credit.kernels";
+
+    /// The discardable attribute a build driver sets on a rowwise op after
+    /// assembling its kernels: `[[#credit.tiling<...>, registers], ...]`,
+    /// ptxas's register count per tiling, which the plan uses in place of
+    /// its estimate where the kernel is built without a register cap.
+    static constexpr ::llvm::StringLiteral kRegistersAttrName =
+        "credit.registers";
 
     /// Registers the attributes of the dialect (in CreditAttrs.cpp, where
     /// their storage classes are defined).

@@ -79,6 +79,9 @@ RowwiseOp StagePair::createMergedOp(OpBuilder &b,
       op.getColumnSumOutputs(), b.getArrayAttr(lists), op.getWorkloadAttr(),
       op.getTilingAttr(), op.getVariantsAttr(), op.getCostAttr(),
       op.getNumStages() - 1);
+  // The same computation: what was said about the op (a build driver's
+  // credit.registers, say) holds for the fused op.
+  fused->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   fused.getEpilogue().takeBody(op.getEpilogue());
   fused.getFinalize().takeBody(op.getFinalize());
   for (unsigned s = 0, target = 0; s < op.getNumStages(); ++s)
