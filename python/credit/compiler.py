@@ -252,7 +252,8 @@ class Compiler:
     def __init__(self, credit_opt: str | None = None,
                  cache_dir: os.PathLike | None = None, chip: str = "sm_90",
                  output_format: str = "isa",
-                 profile: os.PathLike | None = None):
+                 profile: os.PathLike | None = None,
+                 reprice: bool | None = None):
         #: Why there is no credit-opt, when there is none.
         self.unavailable = ("credit-opt not found: put it on PATH, set "
                             "CREDIT_OPT, or load a prebuilt library")
@@ -280,6 +281,13 @@ class Compiler:
         chosen = profile if profile is not None else \
             os.environ.get("CREDIT_PROFILE") or None
         self.profile = pathlib.Path(chosen) if chosen else None
+        #: Whether a request whose kernels ptxas assembles is compiled again
+        #: with their register counts (_run): `reprice`, else
+        #: $CREDIT_REPRICE=1. Off by default until it is timed on the GPU
+        #: (benchmarks/COSTMODEL.md, twenty-ninth session). Part of the
+        #: compiler version, as the profile is.
+        self.reprice = (os.environ.get("CREDIT_REPRICE") == "1"
+                        if reprice is None else reprice)
         self._profile_text: bytes | None = None
         self._version: str | None = None
         self._lock = threading.Lock()
@@ -306,6 +314,8 @@ class Compiler:
                                        f"{self.profile}: "
                                        f"{error.strerror}") from error
                 digest.update(b"\0profile\0" + self._profile_text)
+            if self.reprice:
+                digest.update(b"\0reprice\0")
             self._version = digest.hexdigest()[:16]
         return self._version
 
@@ -336,11 +346,12 @@ class Compiler:
 
         The cost model prices a kernel built without a register cap at its
         estimate of the registers ptxas will take (a median 11 high,
-        benchmarks/COSTMODEL.md). Where the model chooses and ptxas runs,
-        the kernels it kept are assembled anyway: if ptxas took another
-        count for any of them, the request is compiled again with those
-        counts (credit.registers), up to REPRICE_PASSES times, so that the
-        choice and the M ranges are priced at what the kernels run with."""
+        benchmarks/COSTMODEL.md). With `reprice`, where the model chooses
+        and ptxas runs, the kernels it kept are assembled anyway: if ptxas
+        took another count for any of them, the request is compiled again
+        with those counts (credit.registers), up to REPRICE_PASSES times,
+        so that the choice and the M ranges are priced at what the kernels
+        run with."""
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent,
                                          prefix=".build-") as scratch:
@@ -348,8 +359,8 @@ class Compiler:
             registers: dict[str, int] = {}
             out = self._run_pass(request, scratch, 0, registers)
             passes = 0
-            while (self.output_format == "bin" and request.tiling is None
-                   and passes < REPRICE_PASSES):
+            while (self.reprice and self.output_format == "bin" and
+                   request.tiling is None and passes < REPRICE_PASSES):
                 unpriced = _unpriced_registers(out)
                 if not unpriced.keys() - registers.keys():
                     break

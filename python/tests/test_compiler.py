@@ -234,10 +234,11 @@ def test_render_with_register_counts():
 
 
 def test_choice_repriced_at_ptxas_counts(tmp_path):
-    """With cubins, kernels built without a register cap are priced at
-    the count ptxas took: the request is compiled again with the counts of
-    the kernels the first compile kept."""
-    compiler = Compiler(cache_dir=tmp_path / "bin", output_format="bin")
+    """With `reprice` and cubins, kernels built without a register cap are
+    priced at the count ptxas took: the request is compiled again with the
+    counts of the kernels the first compile kept."""
+    compiler = Compiler(cache_dir=tmp_path / "bin", output_format="bin",
+                        reprice=True)
     if not compiler.available or not (
             shutil.which("ptxas") or
             pathlib.Path("/usr/local/cuda/bin/ptxas").is_file()):
@@ -257,8 +258,15 @@ def test_choice_repriced_at_ptxas_counts(tmp_path):
     # estimate); without cubins, the estimate, above ptxas's count here.
     assert any(d["plan"]["estimated_registers"] == d["ptxas"]["registers"]
                for d in priced)
-    estimated = uncapped(Compiler(cache_dir=tmp_path / "isa").compile(request))
+    estimated = uncapped(Compiler(cache_dir=tmp_path / "isa",
+                                  reprice=True).compile(request))
     assert estimated and not any("ptxas" in d for d in estimated)
+    # Off (the default): one compile, the estimate, a version of its own.
+    once = Compiler(cache_dir=tmp_path / "once", output_format="bin",
+                    reprice=False)
+    assert once.version() != compiler.version()
+    assert any(d["plan"]["estimated_registers"] != d["ptxas"]["registers"]
+               for d in uncapped(once.compile(request)))
     counts = {d["name"]: d["ptxas"]["registers"] for d in priced}
     assert any(d["plan"]["estimated_registers"] > counts[d["name"]]
                for d in estimated if d["name"] in counts)
