@@ -359,8 +359,11 @@ class Compiler:
             registers: dict[str, int] = {}
             out = self._run_pass(request, scratch, 0, registers)
             passes = 0
+            # (A row split across devices is compiled as two other ops,
+            # which the counts do not name.)
             while (self.reprice and self.output_format == "bin" and
-                   request.tiling is None and passes < REPRICE_PASSES):
+                   request.tiling is None and request.split is None and
+                   passes < REPRICE_PASSES):
                 unpriced = _unpriced_registers(out)
                 if not unpriced.keys() - registers.keys():
                     break
