@@ -6,7 +6,10 @@ profiles on the GPU (ab_default.sh).
     CREDIT_OPT=../build/bin/credit-opt python ../benchmarks/experiments/default_library.py OUT
 
 The credit-opt named (and its environment: model_variants.diff's
-switches) decides the tilings.
+switches) decides the tilings; with CREDIT_REPRICE=1 each request is
+compiled again with ptxas's register counts of the kernels it kept (the
+twenty-ninth session's change, to be A/B'd against the same command
+without it).
 """
 import os, sys
 
