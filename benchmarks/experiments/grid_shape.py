@@ -1,6 +1,7 @@
-"""Experiment prepared 2026-12-05 (twenty-eighth session), not yet run on a
-GPU: do CREDIT's long-row cluster kernels lose to Quack because of the
-grid's shape?
+"""Experiment prepared 2026-12-05 (twenty-eighth session) and run in the
+twenty-ninth on an H100: do CREDIT's long-row cluster kernels lose to Quack
+because of the grid's shape? No: both 2-D layouts took 0.991-1.017x the
+1-D grid's time (grid-shape-2026-12-05-run1.json, RESULTS.md).
 
 At softmax bf16 64-128 x 262144 (H100) CREDIT's fastest tilings are 7-9%
 slower than Quack's kernel, and Quack's form built in CREDIT (one-sweep

@@ -17,7 +17,6 @@
 #include "mlir-c/Support.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *kModule =
