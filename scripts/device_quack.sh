@@ -2,14 +2,15 @@
 # Runs on the GPU machine: CREDIT's default against Quack (quack-kernels
 # 0.6.5 on nvidia-cutlass-dsl 4.8.1), on the points of the grids given
 # (default: ours decode) where Quack has the workload: softmax, rmsnorm,
-# layernorm, cross_entropy. Kernels from artifacts/quackbench (built here
-# by `python -m credit.build --suite bench-quack`; the README's "Quack as a
-# peer" has every step). Quack's wheels come in .quack/ (scripts/quack_site.sh
-# says how they travel); run this with the last of them. Extra arguments go
-# to credit.bench (--implementations, say).
+# layernorm, cross_entropy. Kernels from artifacts/quackbench (or
+# artifacts/$LIB), built here by `python -m credit.build --suite
+# bench-quack`; the README's "Quack as a peer" has every step. Quack's
+# wheels come in .quack/ (scripts/quack_site.sh says how they travel); run
+# this with the last of them. Extra arguments go to credit.bench
+# (--implementations, say).
 set -uo pipefail
 GRIDS=${GRIDS:-ours decode}
-source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" quackbench
+source "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" "${LIB:-quackbench}"
 WORKLOADS=$(python3 -c \
   "from credit import suites; print(','.join(suites.QUACK_WORKLOADS))") || exit 1
 source "$ROOT/scripts/quack_site.sh"
