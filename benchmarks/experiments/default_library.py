@@ -8,8 +8,8 @@ profiles on the GPU (ab_default.sh).
 The credit-opt named (and its environment: model_variants.diff's
 switches) decides the tilings; with CREDIT_REPRICE=1 each request is
 compiled again with ptxas's register counts of the kernels it kept (the
-twenty-ninth session's change, to be A/B'd against the same command
-without it).
+twenty-ninth session's change; its A/B against the same command without
+it is ab-default-2026-12-05-run6.json and -run7.json).
 """
 import os, sys
 

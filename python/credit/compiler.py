@@ -95,15 +95,7 @@ class Request:
         attributes = []
         if self.tiling is not None:
             attributes.append(f"tiling = {self.tiling}")
-        if registers:
-            pairs = ", ".join(f"[{tiling}, {count}]"
-                              for tiling, count in sorted(registers.items()))
-            attributes.append(f"credit.registers = [{pairs}]")
-        if not attributes:
-            return text
-        return text.replace("\n    reduce",
-                            f"\n      attributes {{{', '.join(attributes)}}}"
-                            "\n    reduce", 1)
+        return with_attributes(text, attributes, registers)
 
     def key(self, compiler_version: str, chip: str) -> str:
         """The cache key: the request, the rendered MLIR, the compiler."""
@@ -224,6 +216,10 @@ class Library:
     def requests(self) -> list[Request]:
         return list(self._entries)
 
+    def entry(self, request: Request) -> pathlib.Path:
+        """The directory of `request`'s artifacts (unchecked)."""
+        return self._entries[request]
+
     def get(self, request: Request) -> manifest_lib.KernelSet:
         """The kernels compiled for `request` (the cost model's choices for
         ranges of M)."""
@@ -283,8 +279,9 @@ class Compiler:
         self.profile = pathlib.Path(chosen) if chosen else None
         #: Whether a request whose kernels ptxas assembles is compiled again
         #: with their register counts (_run): `reprice`, else
-        #: $CREDIT_REPRICE=1. Off by default until it is timed on the GPU
-        #: (benchmarks/COSTMODEL.md, twenty-ninth session). Part of the
+        #: $CREDIT_REPRICE=1. Off by default: on the GPU it moves single
+        #: points both ways and not the geomean, at twice the compile time
+        #: (benchmarks/COSTMODEL.md, thirtieth session). Part of the
         #: compiler version, as the profile is.
         self.reprice = (os.environ.get("CREDIT_REPRICE") == "1"
                         if reprice is None else reprice)
@@ -421,6 +418,23 @@ class Compiler:
                                f"are incomplete: it succeeded but wrote "
                                f"no {out / 'kernels.json'}")
         return out
+
+
+def with_attributes(text: str, attributes: list[str],
+                    registers: dict[str, int] | None = None) -> str:
+    """A workload's MLIR `text` with `attributes` (each `name = value`)
+    and `registers` (tiling text -> ptxas's count, as credit.registers) on
+    its rowwise op."""
+    attributes = list(attributes)
+    if registers:
+        pairs = ", ".join(f"[{tiling}, {count}]"
+                          for tiling, count in sorted(registers.items()))
+        attributes.append(f"credit.registers = [{pairs}]")
+    if not attributes:
+        return text
+    return text.replace("\n    reduce",
+                        f"\n      attributes {{{', '.join(attributes)}}}"
+                        "\n    reduce", 1)
 
 
 #: Compiles of a request after the first, each with the register counts

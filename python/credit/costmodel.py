@@ -38,7 +38,7 @@ import tempfile
 import time
 
 from . import suites
-from .compiler import Request, find_credit_opt
+from .compiler import Request, find_credit_opt, with_attributes
 from .workloads import STORAGE_DTYPES, WORKLOADS
 
 #: Where the evaluation's random shapes come from.
@@ -109,8 +109,9 @@ _CANDIDATE = re.compile(r"(#credit\.tiling<[^>]*>) = ([-+0-9.eE]+)")
 
 
 def _render(workload: str, dtype: str, n: int, m: int | None,
-            name: str) -> str:
-    text = WORKLOADS[workload].render(n, dtype)
+            name: str, registers: dict[str, int] | None = None) -> str:
+    text = with_attributes(WORKLOADS[workload].render(n, dtype), [],
+                           registers)
     if m is not None:
         text = text.replace("tensor<?x", f"tensor<{m}x")
     return text.replace(f"func.func @{workload}(", f"func.func @{name}(", 1)
@@ -141,12 +142,17 @@ def _run_pass(text: str, name: str, options: list[str],
 
 def predict(items: list[tuple[str, str, int, int | None]],
             profile: str | None = None, credit_opt: str | None = None,
-            chip: str = "sm_90") -> list[dict]:
+            chip: str = "sm_90",
+            registers: list[dict[str, int]] | None = None) -> list[dict]:
     """The model's predictions for (workload, dtype, n, m) items (m None:
-    the pass's default): for each, {"rows", "profitable", "candidates":
-    {tiling text: predicted us}} in the model's order (fastest first)."""
-    text = "\n".join(_render(w, d, n, m, f"p{i}")
-                     for i, (w, d, n, m) in enumerate(items))
+    the pass's default), each op priced with ptxas's counts of
+    `registers` (one {tiling text: count} per item) where given: for each,
+    {"rows", "profitable", "candidates": {tiling text: predicted us}} in
+    the model's order (fastest first)."""
+    registers = registers or [{}] * len(items)
+    text = "\n".join(_render(w, d, n, m, f"p{i}", counts)
+                     for i, ((w, d, n, m), counts)
+                     in enumerate(zip(items, registers)))
     output = _run_pass(text, "credit-cost-model", ["remarks=false"], profile,
                        credit_opt, chip)
     results = []
@@ -167,14 +173,18 @@ _VARIANT = re.compile(r"#credit\.variant<tiling = (#credit\.tiling<[^>]*>), "
 
 
 def variants(ops: list[tuple[str, str, int]], profile: str | None = None,
-             credit_opt: str | None = None,
-             chip: str = "sm_90") -> list[list[tuple[str, int, int]]]:
+             credit_opt: str | None = None, chip: str = "sm_90",
+             registers: list[dict[str, int]] | None = None
+             ) -> list[list[tuple[str, int, int]]]:
     """The kernels a compiled request holds for (workload, dtype, n) with a
-    dynamic M, as credit-choose-tiling keeps them: for each op, (tiling,
-    min_rows, max_rows) ranges (max_rows 0: no bound). The runtime launches
-    the one whose range holds the call's M."""
-    text = "\n".join(_render(w, d, n, None, f"p{i}")
-                     for i, (w, d, n) in enumerate(ops))
+    dynamic M, as credit-choose-tiling keeps them (priced with `registers`
+    as predict() is): for each op, (tiling, min_rows, max_rows) ranges
+    (max_rows 0: no bound). The runtime launches the one whose range holds
+    the call's M."""
+    registers = registers or [{}] * len(ops)
+    text = "\n".join(_render(w, d, n, None, f"p{i}", counts)
+                     for i, ((w, d, n), counts)
+                     in enumerate(zip(ops, registers)))
     output = _run_pass(text, "credit-choose-tiling", [], profile, credit_opt,
                        chip)
     results = []
@@ -604,24 +614,26 @@ def score(rows: list[dict], choose) -> dict:
 
 def evaluate(raw_path: str, out: str | None, report: str | None,
              profile: str | None, library: str | None,
-             compare: str | None = None) -> dict:
+             compare: str | None = None,
+             registers_path: str | None = None) -> dict:
     """Scores the model with `profile` (and, as another chooser, with the
-    profile `compare`: an earlier fit, say) on the raw measurements."""
+    profile `compare`: an earlier fit, say) on the raw measurements, the
+    kernels priced at ptxas's counts of `registers_path` where given."""
     raw = json.loads(pathlib.Path(raw_path).read_text())
     profile_path = profile or str(ROOT / "targets" / "h200.json")
     profile_data = json.loads(pathlib.Path(profile_path).read_text())
     rows = raw["points"]
     for row in rows:
         row["key"] = _point_key(row)
-    predictions = predict([(r["workload"], r["dtype"], r["n"], r["m"])
-                           for r in rows], profile_path)
+    counts = _op_registers(rows, registers_path)
+    items = [(r["workload"], r["dtype"], r["n"], r["m"]) for r in rows]
+    predictions = predict(items, profile_path, registers=counts)
     plans = _library_plans(library) if library else {}
-    other = predict([(r["workload"], r["dtype"], r["n"], r["m"])
-                     for r in rows], compare) if compare else None
+    other = predict(items, compare, registers=counts) if compare else None
     # What the runtime launches: a request compiled for a dynamic M holds
     # up to six (max-variants) of the model's tilings, each for a range of M.
     ranges = variants([(r["workload"], r["dtype"], r["n"]) for r in rows],
-                      profile_path)
+                      profile_path, registers=counts)
     out_points = []
     for index, (row, prediction) in enumerate(zip(rows, predictions)):
         predicted = prediction["candidates"]
@@ -749,10 +761,38 @@ def render_report(result: dict) -> str:
 # Fitting the profile's fitted parameters on the points not held out.
 # --------------------------------------------------------------------------
 
-def fit(raw_path: str, profile_path: str, iterations: int) -> dict:
+def registers(library: str) -> dict[str, dict[str, int]]:
+    """{"workload/dtype/n": {tiling: ptxas's count}} of the kernels of a
+    candidate library (`build`'s) that the plan prices with its register
+    estimate: registers staging without split rows, built uncapped."""
+    from .compiler import Library, _unpriced_registers
+    counts: dict[str, dict[str, int]] = {}
+    lib = Library(library)
+    for request in lib.requests():
+        op = f"{request.workload}/{request.dtype}/{request.n}"
+        for tiling, count in _unpriced_registers(lib.entry(request)).items():
+            counts.setdefault(op, {})[tiling] = count
+    return counts
+
+
+def _op_registers(rows: list[dict], path: str | None) -> list[dict] | None:
+    """Each row's op's counts from a `registers` file, or None."""
+    if not path:
+        return None
+    counts = json.loads(pathlib.Path(path).read_text())
+    return [counts.get(f"{r['workload']}/{r['dtype']}/{r['n']}", {})
+            for r in rows]
+
+
+def fit(raw_path: str, profile_path: str, iterations: int,
+        registers_path: str | None = None) -> dict:
+    """Fits the profile's FITTED parameters on the raw file's points that
+    are not held out, the kernels priced at ptxas's counts of
+    `registers_path` (a `registers` file) where given."""
     raw = json.loads(pathlib.Path(raw_path).read_text())
     rows = [r for r in raw["points"] if not r["held_out"] and _measured(r)]
     items = [(r["workload"], r["dtype"], r["n"], r["m"]) for r in rows]
+    counts = _op_registers(rows, registers_path)
     profile = json.loads(pathlib.Path(profile_path).read_text())
     names = list(FITTED)
     start = [math.log(_get_parameter(profile, n)) for n in names]
@@ -766,7 +806,7 @@ def fit(raw_path: str, profile_path: str, iterations: int) -> dict:
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             json.dump(trial, f)
             f.flush()
-            predictions = predict(items, f.name)
+            predictions = predict(items, f.name, registers=counts)
         total = 0.0
         for row, prediction in zip(rows, predictions):
             measured = _measured(row)
@@ -793,6 +833,8 @@ def fit(raw_path: str, profile_path: str, iterations: int) -> dict:
         "parameters": {n: math.exp(v) for n, v in zip(names, best_x)},
         "loss": best, "points": len(rows), "raw": os.path.basename(raw_path),
         "date": time.strftime("%Y-%m-%d")}
+    if registers_path:
+        profile["fit"]["registers"] = os.path.basename(registers_path)
     pathlib.Path(profile_path).write_text(json.dumps(profile, indent=1) +
                                           "\n")
     print(f"fitted {len(names)} parameters on {len(rows)} points: loss "
@@ -884,10 +926,16 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("profile", help="calibration output to a profile")
     p.add_argument("--calibration", required=True)
     p.add_argument("--out", required=True)
+    p = sub.add_parser("registers", help="ptxas's counts of a candidate "
+                       "library's kernels that the plan estimates")
+    p.add_argument("--library", required=True)
+    p.add_argument("--out", required=True)
     p = sub.add_parser("fit", help="fit the profile on measured points")
     p.add_argument("--raw", required=True)
     p.add_argument("--profile", required=True)
     p.add_argument("--iterations", type=int, default=150)
+    p.add_argument("--registers", help="price kernels at these counts "
+                   "(a `registers` file)")
     p = sub.add_parser("evaluate", help="score the model and the baselines")
     p.add_argument("--raw", required=True)
     p.add_argument("--out")
@@ -895,6 +943,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile")
     p.add_argument("--library")
     p.add_argument("--compare", help="another profile, scored beside")
+    p.add_argument("--registers", help="price kernels at these counts "
+                   "(a `registers` file)")
     args = parser.parse_args(argv)
     if args.command == "points":
         pts = points()
@@ -919,11 +969,15 @@ def main(argv: list[str] | None = None) -> int:
         out.write_text(json.dumps(profile_from_calibration(raw, previous),
                                   indent=1) + "\n")
         return 0
+    if args.command == "registers":
+        pathlib.Path(args.out).write_text(
+            _compact(registers(args.library)) + "\n")
+        return 0
     if args.command == "fit":
-        fit(args.raw, args.profile, args.iterations)
+        fit(args.raw, args.profile, args.iterations, args.registers)
         return 0
     evaluate(args.raw, args.out, args.report, args.profile, args.library,
-             args.compare)
+             args.compare, args.registers)
     return 0
 
 

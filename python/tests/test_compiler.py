@@ -265,8 +265,15 @@ def test_choice_repriced_at_ptxas_counts(tmp_path):
     once = Compiler(cache_dir=tmp_path / "once", output_format="bin",
                     reprice=False)
     assert once.version() != compiler.version()
-    assert any(d["plan"]["estimated_registers"] != d["ptxas"]["registers"]
-               for d in uncapped(once.compile(request)))
+    differ = {d["ptxas"]["registers"] for d in uncapped(once.compile(request))
+              if d["plan"]["estimated_registers"] != d["ptxas"]["registers"]}
+    assert differ
+    # What a refit of the profile prices those kernels at: the library's
+    # counts, per op and tiling.
+    from credit import costmodel
+    found = costmodel.registers(tmp_path / "once")
+    assert set(found) == {"softmax/bf16/131072"}
+    assert set(found["softmax/bf16/131072"].values()) == differ
     counts = {d["name"]: d["ptxas"]["registers"] for d in priced}
     assert any(d["plan"]["estimated_registers"] > counts[d["name"]]
                for d in estimated if d["name"] in counts)

@@ -168,6 +168,24 @@ def test_predictions_through_credit_opt(tmp_path):
     assert all(slower[t] > results[0]["candidates"][t] for t in slower)
 
 
+@pytest.mark.skipif(find_credit_opt() is None, reason="credit-opt not built")
+def test_predictions_at_ptxas_counts():
+    """A count given for one registers-staged tiling reprices that tiling
+    alone: fewer registers, more CTAs per SM, a shorter time at 512 rows."""
+    item = ("softmax", "bf16", 131072, 512)
+    estimated = costmodel.predict([item])[0]["candidates"]
+    tiling = next(t for t in estimated
+                  if "staging" not in t and "splits" not in t)
+    times = {count: costmodel.predict([item], registers=[{tiling: count}])
+             [0]["candidates"] for count in (32, 255)}
+    for repriced in times.values():
+        assert {t for t in estimated if repriced[t] != estimated[t]} == \
+            {tiling}
+    assert times[32][tiling] < estimated[tiling] < times[255][tiling]
+    ranges = costmodel.variants([item[:3]], registers=[{tiling: 32}])[0]
+    assert tiling in [t for t, _, _ in ranges]
+
+
 def test_calibration_microbenchmarks_compile(tmp_path):
     import subprocess
     from credit.peers import cuda_paper
