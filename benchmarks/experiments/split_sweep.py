@@ -23,7 +23,9 @@ ROWS = tuple(int(m) for m in os.environ.get("ROWS", "1,4,8,32").split(","))
 
 def build(out, *points):
     """points: WORKLOAD:N (bf16) instead of POINTS (2026-12-04: the decode
-    points at parity with Quack)."""
+    points at parity with Quack). SWEEP=path/sweep.json builds that
+    library's tilings instead (another compiler's kernels of the same
+    tilings, for an A/B)."""
     from credit import costmodel
     from credit.build import build as build_requests
     from credit.compiler import Request
@@ -31,9 +33,14 @@ def build(out, *points):
     chosen, requests = {}, []
     chosen_points = [(p.split(":")[0], "bf16", int(p.split(":")[1]))
                      for p in points] or POINTS
+    given = (json.loads(pathlib.Path(os.environ["SWEEP"]).read_text())
+             if os.environ.get("SWEEP") else None)
+    if given:
+        chosen_points = [(k.split("/")[0], k.split("/")[1],
+                          int(k.split("/")[2])) for k in given]
     for w, d, n in chosen_points:
-        keep = []
-        for m in ROWS:
+        keep = list(given[f"{w}/{d}/{n}"]) if given else []
+        for m in ROWS if not given else ():
             cands = costmodel.predict([(w, d, n, m)])[0]["candidates"]
             split = [t for t in cands if "splits" in t][
                 :int(os.environ.get("SPLIT", "12"))]
