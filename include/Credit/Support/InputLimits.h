@@ -13,6 +13,11 @@
 //   that fit in int64 (`[q]`, `[1,]`, `q`, `[99999999999999999999]`), and
 //   linalg.transpose's when its `permutation` is not, and then dereference
 //   it, after printing their error.
+// - linalg.generic's custom parser reads every element of its
+//   `iterator_types = [...]` as a string without checking: an integer, a
+//   nested list or `#linalg.iterator_type<parallel>` there is read as a
+//   string of garbage length, and its error message then crashes or runs
+//   out of memory.
 // - MLIR's bytecode reader trusts the sizes and counts a file states (a
 //   damaged file asks for a SmallVector of 258034373637 elements and
 //   aborts), so such tools read MLIR text only.
@@ -94,8 +99,8 @@ inline size_t skipSpace(llvm::StringRef text, size_t i) {
   return i;
 }
 /// Whether `text` at `i` continues a keyword with ` = [ints]` (each within
-/// int64), the only form the parsers of the ops of kIntegerListOps survive
-/// once they have seen their keyword.
+/// int64), the only form the parsers of linalg.reduce, broadcast and
+/// transpose survive once they have seen their keyword.
 inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
   i = skipSpace(text, i);
   if (i >= text.size() || text[i] != '=')
@@ -132,20 +137,56 @@ inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
     i = skipSpace(text, i + 1);
   }
 }
+/// Whether `text` at `i` continues a keyword with ` = [strings]`, the only
+/// list linalg.generic's parser survives for its iterator_types. Another
+/// value than a list or an alias is reported by the parser itself; an
+/// alias (which may name a list of anything) is not safe.
+inline bool isSafeStringList(llvm::StringRef text, size_t i) {
+  i = skipSpace(text, i);
+  if (i >= text.size() || text[i] != '=')
+    return true; // the parser reports the missing '=' itself
+  i = skipSpace(text, i + 1);
+  if (i < text.size() && text[i] == '#')
+    return false;
+  if (i >= text.size() || text[i] != '[')
+    return true; // "expected iterator_types array attribute"
+  i = skipSpace(text, i + 1);
+  if (i < text.size() && text[i] == ']')
+    return true;
+  while (true) {
+    if (i >= text.size() || text[i] != '"')
+      return false;
+    skipStringOrComment(text, i);
+    if (i >= text.size())
+      return false; // an unterminated string
+    i = skipSpace(text, i + 1);
+    if (i < text.size() && text[i] == ']')
+      return true;
+    if (i >= text.size() || text[i] != ',')
+      return false;
+    i = skipSpace(text, i + 1);
+  }
+}
 } // namespace detail
 
-/// The ops whose parsers crash on a malformed integer list, and its
-/// keyword.
-constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
-    kIntegerListOps[] = {{"linalg.reduce", "dimensions"},
-                         {"linalg.broadcast", "dimensions"},
-                         {"linalg.transpose", "permutation"}};
+/// An op whose custom parser crashes on a malformed list, the list's
+/// keyword, and the check of what follows the keyword.
+struct UnparsableList {
+  llvm::StringLiteral op, keyword;
+  bool (*isSafe)(llvm::StringRef text, size_t afterKeyword);
+};
+inline constexpr UnparsableList kUnparsableLists[] = {
+    {"linalg.reduce", "dimensions", detail::isSafeIntegerList},
+    {"linalg.broadcast", "dimensions", detail::isSafeIntegerList},
+    {"linalg.transpose", "permutation", detail::isSafeIntegerList},
+    {"linalg.generic", "iterator_types", detail::isSafeStringList}};
 
-/// The offset in `text` of the first keyword of an op of kIntegerListOps
-/// that is not followed by `= [` integers `]`, if any (strings and `//`
-/// comments skipped).
-inline std::optional<size_t> findUnparsableIntegerList(llvm::StringRef text) {
-  llvm::StringRef keyword; // of the op seen last, until it is checked
+/// The first keyword of an op of kUnparsableLists whose list its parser
+/// would crash on, if any (strings and `//` comments skipped): its offset
+/// in `text` and its entry.
+inline std::optional<std::pair<size_t, const UnparsableList *>>
+findUnparsableList(llvm::StringRef text) {
+  const UnparsableList *pending = nullptr; // of the op seen last, unchecked
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     if (detail::skipStringOrComment(text, i))
       continue;
@@ -157,13 +198,13 @@ inline std::optional<size_t> findUnparsableIntegerList(llvm::StringRef text) {
     while (end < e && detail::isIdentifierChar(text[end]))
       ++end;
     llvm::StringRef word = text.slice(i, end);
-    for (auto [op, opKeyword] : kIntegerListOps)
-      if (word == op)
-        keyword = opKeyword;
-    if (!keyword.empty() && word == keyword) {
-      if (!detail::isSafeIntegerList(text, end))
-        return i;
-      keyword = "";
+    for (const UnparsableList &list : kUnparsableLists)
+      if (word == list.op)
+        pending = &list;
+    if (pending && word == pending->keyword) {
+      if (!pending->isSafe(text, end))
+        return std::make_pair(i, pending);
+      pending = nullptr;
     }
     i = end - 1;
   }
@@ -187,14 +228,18 @@ inline std::optional<UnsafeInput> findUnsafeInput(llvm::StringRef text) {
                                 std::to_string(kMaxNestingDepth) +
                                 " levels; credit-opt refuses such input "
                                 "rather than overflow the parser's stack"};
-  if (std::optional<size_t> at = findUnparsableIntegerList(text)) {
-    llvm::StringRef keyword =
-        text.substr(*at).take_while(detail::isIdentifierChar);
-    return UnsafeInput{*at, "'" + keyword.str() +
-                                "' of linalg.reduce, broadcast and transpose "
-                                "must be a list of 64-bit integers ('= "
-                                "[1]'); MLIR's parser crashes on anything "
-                                "else, so credit-opt refuses it"};
+  if (auto found = findUnparsableList(text)) {
+    auto [at, list] = *found;
+    if (list->isSafe == detail::isSafeStringList)
+      return UnsafeInput{at, "'iterator_types' of linalg.generic must be a "
+                             "list of strings ('= [\"parallel\", "
+                             "\"reduction\"]'); MLIR's parser crashes on "
+                             "anything else, so credit-opt refuses it"};
+    return UnsafeInput{at, "'" + list->keyword.str() +
+                               "' of linalg.reduce, broadcast and transpose "
+                               "must be a list of 64-bit integers ('= "
+                               "[1]'); MLIR's parser crashes on anything "
+                               "else, so credit-opt refuses it"};
   }
   return std::nullopt;
 }
