@@ -98,36 +98,15 @@ inline size_t skipSpace(llvm::StringRef text, size_t i) {
     ++i;
   return i;
 }
-/// Whether `text` at `i` continues a keyword with ` = [ints]` (each within
-/// int64), the only form the parsers of linalg.reduce, broadcast and
-/// transpose survive once they have seen their keyword.
-inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
-  i = skipSpace(text, i);
-  if (i >= text.size() || text[i] != '=')
-    return true; // the parser reports the missing '=' itself
-  i = skipSpace(text, i + 1);
-  if (i >= text.size() || text[i] != '[')
-    return false;
+/// Whether `text` at `i` (a `[`) starts a list, `[]` or `[e, ...]`, each of
+/// whose elements `element` accepts (moving `i` past it).
+inline bool isListOf(llvm::StringRef text, size_t i,
+                     bool (*element)(llvm::StringRef, size_t &)) {
   i = skipSpace(text, i + 1);
   if (i < text.size() && text[i] == ']')
     return true;
   while (true) {
-    size_t start = i;
-    if (i < text.size() && text[i] == '-')
-      ++i;
-    size_t digits = i;
-    if (text.substr(i).starts_with("0x")) {
-      i += 2;
-      digits = i;
-      while (i < text.size() && llvm::isHexDigit(text[i]))
-        ++i;
-    } else {
-      while (i < text.size() && llvm::isDigit(text[i]))
-        ++i;
-    }
-    // An integer beyond int64 is a parse error too (`[99999999999999999999]`).
-    int64_t value;
-    if (i == digits || text.slice(start, i).getAsInteger(0, value))
+    if (!element(text, i))
       return false;
     i = skipSpace(text, i);
     if (i < text.size() && text[i] == ']')
@@ -137,49 +116,84 @@ inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
     i = skipSpace(text, i + 1);
   }
 }
+/// An integer within int64 at `i` (decimal or hexadecimal, maybe negative).
+inline bool isInteger(llvm::StringRef text, size_t &i) {
+  size_t start = i;
+  if (i < text.size() && text[i] == '-')
+    ++i;
+  size_t digits = i;
+  if (text.substr(i).starts_with("0x")) {
+    i += 2;
+    digits = i;
+    while (i < text.size() && llvm::isHexDigit(text[i]))
+      ++i;
+  } else {
+    while (i < text.size() && llvm::isDigit(text[i]))
+      ++i;
+  }
+  // An integer beyond int64 is a parse error too (`[99999999999999999999]`).
+  int64_t value;
+  return i != digits && !text.slice(start, i).getAsInteger(0, value);
+}
+/// A terminated string literal at `i`.
+inline bool isString(llvm::StringRef text, size_t &i) {
+  if (i >= text.size() || text[i] != '"')
+    return false;
+  skipStringOrComment(text, i);
+  return i++ < text.size();
+}
+/// Where the value after a keyword at `i` starts, past ` = `; npos where no
+/// `=` follows (the parsers report that themselves).
+inline size_t findValue(llvm::StringRef text, size_t i) {
+  i = skipSpace(text, i);
+  if (i >= text.size() || text[i] != '=')
+    return llvm::StringRef::npos;
+  return skipSpace(text, i + 1);
+}
+/// Whether `text` at `i` continues a keyword with ` = [ints]` (each within
+/// int64), the only form the parsers of linalg.reduce, broadcast and
+/// transpose survive once they have seen their keyword.
+inline bool isSafeIntegerList(llvm::StringRef text, size_t i) {
+  i = findValue(text, i);
+  return i == llvm::StringRef::npos ||
+         (i < text.size() && text[i] == '[' && isListOf(text, i, isInteger));
+}
 /// Whether `text` at `i` continues a keyword with ` = [strings]`, the only
 /// list linalg.generic's parser survives for its iterator_types. Another
 /// value than a list or an alias is reported by the parser itself; an
 /// alias (which may name a list of anything) is not safe.
 inline bool isSafeStringList(llvm::StringRef text, size_t i) {
-  i = skipSpace(text, i);
-  if (i >= text.size() || text[i] != '=')
-    return true; // the parser reports the missing '=' itself
-  i = skipSpace(text, i + 1);
-  if (i < text.size() && text[i] == '#')
-    return false;
-  if (i >= text.size() || text[i] != '[')
-    return true; // "expected iterator_types array attribute"
-  i = skipSpace(text, i + 1);
-  if (i < text.size() && text[i] == ']')
+  i = findValue(text, i);
+  if (i == llvm::StringRef::npos || i >= text.size())
     return true;
-  while (true) {
-    if (i >= text.size() || text[i] != '"')
-      return false;
-    skipStringOrComment(text, i);
-    if (i >= text.size())
-      return false; // an unterminated string
-    i = skipSpace(text, i + 1);
-    if (i < text.size() && text[i] == ']')
-      return true;
-    if (i >= text.size() || text[i] != ',')
-      return false;
-    i = skipSpace(text, i + 1);
-  }
+  if (text[i] == '#')
+    return false;
+  return text[i] != '[' || isListOf(text, i, isString);
 }
 } // namespace detail
 
 /// An op whose custom parser crashes on a malformed list, the list's
-/// keyword, and the check of what follows the keyword.
+/// keyword, the check of what follows the keyword, and for the diagnostic
+/// the ops that share the check and the form it accepts.
 struct UnparsableList {
   llvm::StringLiteral op, keyword;
   bool (*isSafe)(llvm::StringRef text, size_t afterKeyword);
+  llvm::StringLiteral ops, form;
 };
+inline constexpr llvm::StringLiteral kIntegerListOps =
+    "linalg.reduce, broadcast and transpose";
+inline constexpr llvm::StringLiteral kIntegerList =
+    "a list of 64-bit integers ('= [1]')";
 inline constexpr UnparsableList kUnparsableLists[] = {
-    {"linalg.reduce", "dimensions", detail::isSafeIntegerList},
-    {"linalg.broadcast", "dimensions", detail::isSafeIntegerList},
-    {"linalg.transpose", "permutation", detail::isSafeIntegerList},
-    {"linalg.generic", "iterator_types", detail::isSafeStringList}};
+    {"linalg.reduce", "dimensions", detail::isSafeIntegerList, kIntegerListOps,
+     kIntegerList},
+    {"linalg.broadcast", "dimensions", detail::isSafeIntegerList,
+     kIntegerListOps, kIntegerList},
+    {"linalg.transpose", "permutation", detail::isSafeIntegerList,
+     kIntegerListOps, kIntegerList},
+    {"linalg.generic", "iterator_types", detail::isSafeStringList,
+     "linalg.generic",
+     "a list of strings ('= [\"parallel\", \"reduction\"]')"}};
 
 /// The first keyword of an op of kUnparsableLists whose list its parser
 /// would crash on, if any (strings and `//` comments skipped): its offset
@@ -230,16 +244,11 @@ inline std::optional<UnsafeInput> findUnsafeInput(llvm::StringRef text) {
                                 "rather than overflow the parser's stack"};
   if (auto found = findUnparsableList(text)) {
     auto [at, list] = *found;
-    if (list->isSafe == detail::isSafeStringList)
-      return UnsafeInput{at, "'iterator_types' of linalg.generic must be a "
-                             "list of strings ('= [\"parallel\", "
-                             "\"reduction\"]'); MLIR's parser crashes on "
-                             "anything else, so credit-opt refuses it"};
-    return UnsafeInput{at, "'" + list->keyword.str() +
-                               "' of linalg.reduce, broadcast and transpose "
-                               "must be a list of 64-bit integers ('= "
-                               "[1]'); MLIR's parser crashes on anything "
-                               "else, so credit-opt refuses it"};
+    return UnsafeInput{at, "'" + list->keyword.str() + "' of " +
+                               list->ops.str() + " must be " +
+                               list->form.str() +
+                               "; MLIR's parser crashes on anything else, so "
+                               "credit-opt refuses it"};
   }
   return std::nullopt;
 }
