@@ -152,10 +152,11 @@ def decode(sweep: str, *profiles: str) -> None:
             if "quack" in times:
                 against.append((times["quack"] / times[tiling], key, tiling))
         geomean = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        quack = (f"; Quack / launched {geomean([a for a, _, _ in against]):.3f}, "
+                 f"{sum(a < 1 for a, _, _ in against)} of {len(against)} under 1"
+                 if against else "")
         print(f"{pathlib.Path(profile).name}: regret {geomean(regrets):.3f} "
-              f"max {max(regrets):.3f}; Quack / launched "
-              f"{geomean([a for a, _, _ in against]):.3f}, "
-              f"{sum(a < 1 for a, _, _ in against)} of {len(against)} under 1")
+              f"max {max(regrets):.3f}{quack}")
         for ratio, key, tiling in sorted(against)[:8]:
             if ratio < 1:
                 print(f"  {ratio:.3f} {key} {tiling}")
