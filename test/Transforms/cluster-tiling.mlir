@@ -105,9 +105,9 @@ func.func @staged(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
 // -----
 
 // Async staging: each row starts by copying the whole slice into dynamic
-// shared memory (every sweep's chunks, then one commit and wait), and every
-// stage, the first too, reads it back; no stage loads the row from global
-// memory.
+// shared memory (every sweep's chunks, two sweeps of two per iteration of
+// the loop, then one commit and wait), and every stage, the first too,
+// reads it back; no stage loads the row from global memory.
 // CHECK-LABEL: module attributes {credit.kernels = {rowwise_bf16_n2048_c1t32e16_async = {
 // CHECK-SAME: dynamic_shared_memory = 4096
 // CHECK: gpu.module @rowwise_bf16_n2048_c1t32e16_async
@@ -115,7 +115,7 @@ func.func @staged(%x: memref<?x2048xbf16>, %o: memref<?x2048xbf16>) {
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: credit.async_copy {{.*}} {elements = 8 : i32} : memref<?xbf16, #gpu.address_space<global>>, memref<?xbf16, #gpu.address_space<workgroup>>
-// CHECK: credit.async_copy
+// CHECK-COUNT-3: credit.async_copy
 // CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
@@ -402,14 +402,14 @@ func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf3
 
 // -----
 
-// An addexp stage (online softmax), two sweeps of two chunks: each sweep
-// reduces the maximum of its chunks first, rescales the running sum to the
-// new maximum once and adds the chunks' exponentials, each where it is
+// An addexp stage (online softmax), two sweeps of two chunks, emitted one
+// after the other (the sweeps of one loop iteration): each sweep reduces
+// the maximum of its chunks first, rescales the running sum to the new
+// maximum once and adds the chunks' exponentials, each where it is
 // computed; one block and one cluster exchange carry both values.
 // CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n4096_c2t256e4_reread = {
 // CHECK: scf.for
-// CHECK: vector.reduction <maximumf>
-// CHECK: vector.reduction <maximumf>
+// CHECK-COUNT-2: vector.reduction <maximumf>
 // CHECK: arith.cmpf oeq
 // CHECK: math.exp {{.*}} : f32
 // CHECK: math.exp {{.*}} : vector<2xf32>
@@ -417,7 +417,15 @@ func.func @split_without_stages(%x: tensor<?x262144xf32>, %o: tensor<?x262144xf3
 // CHECK: math.exp {{.*}} : vector<2xf32>
 // CHECK-NEXT: vector.reduction <add>
 // CHECK-NOT: math.exp
-// CHECK: scf.yield
+// CHECK-COUNT-2: vector.reduction <maximumf>
+// CHECK: arith.cmpf oeq
+// CHECK: math.exp {{.*}} : f32
+// CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK-NEXT: vector.reduction <add>
+// CHECK: math.exp {{.*}} : vector<2xf32>
+// CHECK-NEXT: vector.reduction <add>
+// CHECK-NOT: math.exp
+// CHECK-NOT: scf.yield
 // CHECK: credit.block_reduce [max, addexp]
 // CHECK: credit.cluster_reduce [max, addexp]
 // CHECK-NOT: credit.block_reduce
@@ -529,10 +537,11 @@ func.func @scaled(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x40
 // -----
 
 // A sqdev stage (a sum and its squared deviations, Chan's merge), rows
-// reread: each sweep sums its chunks and counts them, then sums the squared
-// deviations from the sweep's mean (an approximate quotient) and merges
-// these moments into the running ones once; one block and one cluster
-// exchange carry the three values.
+// reread, two sweeps emitted one after the other: each sweep sums its
+// chunks and counts them, then sums the squared deviations from the
+// sweep's mean (an approximate quotient) and merges these moments into the
+// running ones once; one block and one cluster exchange carry the three
+// values.
 // CHECK-LABEL: module attributes {credit.kernels = {moments_f32_n4096_c2t256e4_reread = {
 // CHECK: scf.for
 // CHECK: %[[C0:.*]] = vector.load
@@ -546,8 +555,11 @@ func.func @scaled(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x40
 // CHECK: arith.subf %[[C1]], %[[M1]] : vector<2xf32>
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
+// CHECK-COUNT-2: vector.load
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
 // CHECK-NOT: vector.load
-// CHECK: scf.yield
+// CHECK-NOT: scf.yield
 // CHECK: credit.block_reduce [add, add, sqdev]
 // CHECK: credit.cluster_reduce [add, add, sqdev]
 // CHECK-NOT: credit.block_reduce
@@ -569,21 +581,21 @@ func.func @moments(%x: tensor<?x4096xf32>, %o: tensor<?x4096xf32>) -> tensor<?x4
 
 // -----
 
-// The same stage with rows staged in shared memory: the loads' loop only
-// adds (and counts); a second loop over the staged slice sums the squared
-// deviations from the thread's mean, reading shared memory only.
+// The same stage with rows staged in shared memory, two sweeps one after
+// the other: the loads' sweeps only add (and count); second sweeps over the
+// staged slice sum the squared deviations from the thread's mean, reading
+// shared memory only.
 // CHECK-LABEL: module attributes {credit.kernels = {moments_f32_n4096_c2t256e4_shared = {
 // CHECK: scf.for
-// CHECK: vector.load %{{.*}} : memref<?xf32, #gpu.address_space<global>>
+// CHECK-COUNT-4: vector.load %{{.*}} : memref<?xf32, #gpu.address_space<global>>
 // CHECK-NOT: arith.divf
-// CHECK: scf.yield
-// CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}#0, %{{.*}}#1 fastmath<afn> : f32
-// CHECK: scf.for
+// CHECK: %[[MEAN:.*]] = arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
 // CHECK-NOT: memref<?xf32, #gpu.address_space<global>>
 // CHECK: %[[C:.*]] = vector.load %{{.*}} : memref<?xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[M:.*]] = vector.broadcast %[[MEAN]]
 // CHECK: arith.subf %[[C]], %[[M]] : vector<2xf32>
-// CHECK: scf.yield
+// CHECK-NOT: memref<?xf32, #gpu.address_space<global>>
+// CHECK-NOT: scf.yield
 // CHECK: credit.block_reduce [add, add, sqdev]
 // CHECK: credit.cluster_reduce [add, add, sqdev]
 // CHECK: gpu.return
@@ -898,7 +910,7 @@ func.func @column_compares(%x: tensor<?x2048xf32>, %t: tensor<?xi32>, %o: tensor
 // A sum that picks one column (select(j == t, v * w, 0.0)): one thread of
 // the CTA whose slice holds column t reads the row and broadcast elements
 // there before the sweeps, once per row; every other thread contributes
-// the sum's identity, and the sweeps only sum v.
+// the sum's identity, and the two sweeps (one after the other) only sum v.
 
 // CHECK-LABEL: gpu.func @picked_bf16_n4096_c2t128e8_shared
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
@@ -913,9 +925,13 @@ func.func @column_compares(%x: tensor<?x2048xf32>, %t: tensor<?xi32>, %o: tensor
 // CHECK: %[[XW:.*]] = arith.mulf %[[XF]], %[[WF]] : f32
 // CHECK: %[[PLUS:.*]] = arith.addf %[[XW]], %{{.*}} : f32
 // CHECK: %[[PICK:.*]] = arith.select %[[OWNER]], %[[PLUS]], %{{.*}} : f32
-// CHECK: %[[SUMS:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[PICKACC:.*]] = %{{.*}}) -> (f32, f32)
-// CHECK: scf.yield %{{.*}}, %[[PICKACC]] : f32, f32
-// CHECK: credit.block_reduce [add, add] %[[SUMS]]#0, %[[PICK]]
+// CHECK: %[[S0:.*]] = vector.reduction <add>
+// CHECK-NEXT: %[[ACC:.*]] = arith.addf %{{.*}}, %[[S0]] : f32
+// CHECK-NOT: vector.reduction
+// CHECK: %[[S1:.*]] = vector.reduction <add>
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[S1]] : f32
+// CHECK-NOT: vector.reduction
+// CHECK: credit.block_reduce [add, add] %[[SUM]], %[[PICK]]
 func.func @picked(%x: tensor<?x4096xbf16>, %w: tensor<4096xbf16>, %t: tensor<?xi64>, %o: tensor<?xf32>) -> tensor<?xf32> {
   %r = credit.rowwise "picked" ins(%x : tensor<?x4096xbf16>) bcast(%w : tensor<4096xbf16>) scalars(%t : tensor<?xi64>) scalar_outs(%o : tensor<?xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 128, vector = 8, elems = 8, staging = shared>}
@@ -1046,10 +1062,11 @@ func.func @untested(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096
 // -----
 
 // The epilogue's software pipeline: over four sweeps of a shared-staged
-// slice, the broadcast's two chunks of the first sweep are loaded before
-// the loop, and each sweep loads the next one's (while there is one) before
-// it computes with those it was handed, which stay bf16 until used. The
-// staged chunks are read before the first store.
+// slice, two per iteration of the loop, the broadcast's two chunks of the
+// first sweep are loaded before the loop, and each sweep loads the next
+// one's (while there is one) before it computes with those it was handed,
+// which stay bf16 until used. The staged chunks are read before the first
+// store.
 // CHECK-LABEL: gpu.func @rowwise_bf16_n2048_c1t32e16_shared
 // CHECK: credit.block_reduce [add]
 // CHECK: %[[G0:.*]] = vector.load %[[GAMMA:.*]][%{{.*}}] {{.*}}#gpu.address_space<global>>, vector<8xbf16>
@@ -1071,7 +1088,16 @@ func.func @untested(%x: tensor<?x4096xf32>, %t: tensor<?xi64>, %o: tensor<?x4096
 // CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
 // CHECK-NOT: vector.load
 // CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
-// CHECK-NEXT: scf.yield %[[N0]], %[[N1]] : vector<8xbf16>, vector<8xbf16>
+// CHECK-NOT: scf.yield
+// CHECK: %[[N2:.*]] = scf.if %{{.*}} -> (vector<8xbf16>)
+// CHECK-NEXT: vector.load %[[GAMMA]]
+// CHECK: %[[N3:.*]] = scf.if %{{.*}} -> (vector<8xbf16>)
+// CHECK-NEXT: vector.load %[[GAMMA]]
+// CHECK: vector.bitcast %[[N0]]
+// CHECK: vector.bitcast %[[N1]]
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK: vector.store {{.*}}#gpu.address_space<global>>, vector<8xbf16>
+// CHECK-NEXT: scf.yield %[[N2]], %[[N3]] : vector<8xbf16>, vector<8xbf16>
 func.func @pipelined(%x: memref<?x2048xbf16>, %g: memref<2048xbf16>, %o: memref<?x2048xbf16>) {
   credit.rowwise ins(%x : memref<?x2048xbf16>) bcast(%g : memref<2048xbf16>) outs(%o : memref<?x2048xbf16>)
       attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
@@ -1188,5 +1214,54 @@ func.func @names(%x: tensor<?x64xf32>, %h: tensor<?x64xf16>, %s: tensor<?x32xf32
       attributes {tiling = #credit.tiling<cluster = 1, threads = 64, vector = 1, elems = 1>}
     reduce [min] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %t: f32) { credit.yield %t : f32 }
+  return
+}
+
+// -----
+
+// How many sweeps one iteration of the sweep loop emits: three sweeps stay
+// one per iteration (two chunks' loads each), ...
+// CHECK-LABEL: gpu.func @odd_sweeps_bf16_n1536_c1t32e16_shared
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args
+// CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: scf.yield
+func.func @odd_sweeps(%x: memref<?x1536xbf16>, %o: memref<?x1536xbf16>) {
+  credit.rowwise "odd_sweeps" ins(%x : memref<?x1536xbf16>) outs(%o : memref<?x1536xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32) {
+      %s = arith.mulf %v, %v : f32
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return
+}
+
+// -----
+
+// ... six sweeps pair up: three iterations of two sweeps each, the second
+// sweep at the induction variable plus one, so that ptxas may issue its
+// loads while the first sweep computes.
+// CHECK-LABEL: gpu.func @even_sweeps_bf16_n3072_c1t32e16_shared
+// CHECK: scf.for %[[SWEEP:.*]] = %{{.*}} to %c6{{.*}} step %c2{{.*}} iter_args
+// CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: arith.addi %[[SWEEP]], %c1
+// CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: scf.yield
+func.func @even_sweeps(%x: memref<?x3072xbf16>, %o: memref<?x3072xbf16>) {
+  credit.rowwise "even_sweeps" ins(%x : memref<?x3072xbf16>) outs(%o : memref<?x3072xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32) {
+      %s = arith.mulf %v, %v : f32
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
   return
 }

@@ -67,6 +67,10 @@ struct KernelPlan {
   int64_t chunks = 0;
   /// Elements of a row one CTA owns, and the sweeps that cover them.
   int64_t slice = 0, sweeps = 0;
+  /// Sweeps emitted one after the other in each iteration of the sweep
+  /// loop (2 where the sweeps pair up and the row is not split, else 1):
+  /// ptxas then issues the second sweep's loads while the first computes.
+  int64_t sweepsPerIteration = 1;
   unsigned numStages = 0;
   /// The most values one reduction stage combines.
   unsigned stageWidth = 0;

@@ -428,20 +428,27 @@ Value KernelEmitter::emitColumnTestValue(RowState &state, Block &block,
 SmallVector<Value> KernelEmitter::forEachSweep(
     ValueRange init,
     function_ref<SmallVector<Value>(Value, SmallVector<Value>)> body) {
-  if (plan.sweeps == 1)
-    return body(index(0), llvm::to_vector(init));
+  // Sweeps that one iteration covers are emitted one after the other.
+  int64_t per = plan.sweepsPerIteration;
+  if (plan.sweeps <= per) {
+    SmallVector<Value> values = llvm::to_vector(init);
+    for (int64_t sweep = 0; sweep < plan.sweeps; ++sweep)
+      values = body(index(sweep), std::move(values));
+    return values;
+  }
   auto loop = scf::ForOp::create(
-      b, loc, index(0), index(plan.sweeps), index(1), init,
+      b, loc, index(0), index(plan.sweeps), index(per), init,
       [&](OpBuilder &builder, Location l, Value sweep, ValueRange iterArgs) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(builder.getInsertionBlock(),
                             builder.getInsertionPoint());
-        SmallVector<Value> next = body(sweep, llvm::to_vector(iterArgs));
+        SmallVector<Value> next = llvm::to_vector(iterArgs);
+        for (int64_t k = 0; k < per; ++k)
+          next = body(k ? add(sweep, index(k)) : sweep, std::move(next));
         scf::YieldOp::create(b, l, next);
       });
   return SmallVector<Value>(loop.getResults());
 }
-
 void KernelEmitter::foldColumnCompares() {
   // A column j = x + c (x the thread's base, c >= 0 the constant lanes, j
   // under 2^31) compared with t, in K bits after an optional index cast
