@@ -574,7 +574,7 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   // Two sweeps per iteration of the loop where they pair up: ptxas then
   // issues the second's loads while the first computes (shared and reread
   // tilings of one cluster per row 1.04-1.05x faster, H100, 2026-12-06).
-  // Not for split rows, where it measured slower (0.93-1.06x).
+  // Not for split rows, where it measured no faster (0.998x, 0.93-1.06x).
   plan.sweepsPerIteration = plan.sweeps % 2 == 0 && plan.splits == 1 ? 2 : 1;
   if (plan.slice * plan.ctasPerRow < plan.n)
     return fail(llvm::formatv("the tiling covers {0} elements of a row, but "

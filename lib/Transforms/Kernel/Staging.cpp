@@ -449,6 +449,7 @@ SmallVector<Value> KernelEmitter::forEachSweep(
       });
   return SmallVector<Value>(loop.getResults());
 }
+
 void KernelEmitter::foldColumnCompares() {
   // A column j = x + c (x the thread's base, c >= 0 the constant lanes, j
   // under 2^31) compared with t, in K bits after an optional index cast
