@@ -11,7 +11,8 @@
 #      split_sweep.py at M = 1, 4, 8, 32, order B A A B;
 #   3. CREDIT's default without and with it, ab_default.sh.
 # Used for chunk_exp_shifts.diff (2026-12-06: ov ovN abX abZ,
-# SUITE_K="softmax or cross_entropy") and the unrolled sweeps (2026-12-06).
+# SUITE_K="softmax or cross_entropy") and for sweeps unrolled or paired
+# (2026-12-06: sweep-pairs-2026-12-06-run1/run2.json).
 #   [SUITE_K=...] bash benchmarks/experiments/kernel_ab.sh BEFORE AFTER \
 #     DEFAULT_BEFORE DEFAULT_AFTER
 set -uo pipefail
