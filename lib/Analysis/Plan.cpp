@@ -571,11 +571,16 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
   // What each CTA covers.
   plan.slice = tiling.getSliceLength(plan.n);
   plan.sweeps = tiling.getNumSweeps(plan.n);
-  // Two sweeps per iteration of the loop where they pair up: ptxas then
-  // issues the second's loads while the first computes (shared and reread
-  // tilings of one cluster per row 1.04-1.05x faster, H100, 2026-12-06).
-  // Not for split rows, where it measured no faster (0.998x, 0.93-1.06x).
-  plan.sweepsPerIteration = plan.sweeps % 2 == 0 && plan.splits == 1 ? 2 : 1;
+  // Two sweeps per iteration of the loop (an odd count's last one after
+  // it): ptxas then issues the second's loads while the first computes
+  // (shared and reread tilings of one cluster per row 1.04-1.05x faster
+  // with an even count, 1.05x with 5; H100, 2026-12-06). Three sweeps
+  // stay one per iteration: a pair and one more make no loop, and ptxas,
+  // given all three at once, spills under the plan's register budget
+  // (softmax bf16 151936 c16 t256 e16 shared: 0 -> 120 bytes). Not for
+  // split rows, where it measured no faster (0.998x, 0.93-1.06x).
+  plan.sweepsPerIteration =
+      (plan.sweeps % 2 == 0 || plan.sweeps >= 5) && plan.splits == 1 ? 2 : 1;
   if (plan.slice * plan.ctasPerRow < plan.n)
     return fail(llvm::formatv("the tiling covers {0} elements of a row, but "
                               "N = {1}",

@@ -403,10 +403,11 @@ SHARED_STAGING = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
 
 def sanitizer_cases() -> list[Case]:
     """One kernel per workload at cluster 8 (the asynchronous exchange) and
-    one with the barrier exchange at cluster 4, one with shared staging,
-    one with mixed staging (workloads with several row inputs) and one with
-    rows split over four clusters (of two CTAs; of one with column sums),
-    for compute-sanitizer."""
+    one with the barrier exchange at cluster 4, two with shared staging
+    (eight sweeps: four iterations of two; five: two, then one after the
+    loop), one with mixed staging (workloads with several row inputs) and
+    one with rows split over four clusters (of two CTAs; of one with column
+    sums), for compute-sanitizer."""
     cases = []
     for name in WORKLOADS:
         cluster = 1 if WORKLOADS[name].column_sums else 2
@@ -414,6 +415,7 @@ def sanitizer_cases() -> list[Case]:
         cases.append(Case(name, "bf16", 8192, 0, 5, tiling=split_tiling(
             "bf16", 8192, 4, 1, exchange="barrier")))
         cases.append(Case(name, "bf16", 65536, 0, 3, tiling=SHARED_STAGING))
+        cases.append(Case(name, "bf16", 40960, 0, 3, tiling=SHARED_STAGING))
         cases += mixed_cases(name)[-1:]
         n = split_row_length(name)
         cases.append(Case(name, "bf16", n, 0, 3,

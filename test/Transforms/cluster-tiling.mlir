@@ -1244,7 +1244,7 @@ func.func @odd_sweeps(%x: memref<?x1536xbf16>, %o: memref<?x1536xbf16>) {
 
 // ... six sweeps pair up: three iterations of two sweeps each, the second
 // sweep at the induction variable plus one, so that ptxas may issue its
-// loads while the first sweep computes.
+// loads while the first sweep computes, ...
 // CHECK-LABEL: gpu.func @even_sweeps_bf16_n3072_c1t32e16_shared
 // CHECK: scf.for %[[SWEEP:.*]] = %{{.*}} to %c6{{.*}} step %c2{{.*}} iter_args
 // CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
@@ -1254,6 +1254,34 @@ func.func @odd_sweeps(%x: memref<?x1536xbf16>, %o: memref<?x1536xbf16>) {
 // CHECK: scf.yield
 func.func @even_sweeps(%x: memref<?x3072xbf16>, %o: memref<?x3072xbf16>) {
   credit.rowwise "even_sweeps" ins(%x : memref<?x3072xbf16>) outs(%o : memref<?x3072xbf16>)
+      attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
+    reduce [add] (%j: index, %v: f32) {
+      %s = arith.mulf %v, %v : f32
+      credit.yield %s : f32
+    }
+    epilogue (%j: index, %v: f32, %s: f32) {
+      %r = arith.mulf %v, %s : f32
+      credit.yield %r : f32
+    }
+  return
+}
+
+// -----
+
+// ... and five sweeps take two iterations of two, then the fifth after the
+// loop at the constant sweep 4.
+// CHECK-LABEL: gpu.func @five_sweeps_bf16_n2560_c1t32e16_shared
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK: scf.for %[[SWEEP:.*]] = %{{.*}} to %[[FOUR]] step %c2{{.*}} iter_args
+// CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: arith.addi %[[SWEEP]], %c1
+// CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: scf.yield
+// CHECK-COUNT-2: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK-NOT: vector.load {{.*}}#gpu.address_space<global>>
+// CHECK: credit.block_reduce
+func.func @five_sweeps(%x: memref<?x2560xbf16>, %o: memref<?x2560xbf16>) {
+  credit.rowwise "five_sweeps" ins(%x : memref<?x2560xbf16>) outs(%o : memref<?x2560xbf16>)
       attributes {tiling = #credit.tiling<cluster = 1, threads = 32, vector = 8, elems = 16, staging = shared>}
     reduce [add] (%j: index, %v: f32) {
       %s = arith.mulf %v, %v : f32

@@ -348,6 +348,13 @@ TEST_F(PlanTest, SweepsPairUpInTheLoop) {
   ASSERT_TRUE(split);
   EXPECT_EQ(split->sweeps, 2);
   EXPECT_EQ(split->sweepsPerIteration, 1);
+  // Three sweeps (32768 over 512 x 24): one, as ptxas would hold all three
+  // at once.
+  std::optional<KernelPlan> three =
+      buildPlan(op, tiling(2, 512, 8, 24, Staging::Shared), target);
+  ASSERT_TRUE(three);
+  EXPECT_EQ(three->sweeps, 3);
+  EXPECT_EQ(three->sweepsPerIteration, 1);
   // One sweep (registers staging): one.
   std::optional<KernelPlan> registers =
       buildPlan(op, tiling(16, 512, 8, 8), target);
@@ -355,14 +362,14 @@ TEST_F(PlanTest, SweepsPairUpInTheLoop) {
   EXPECT_EQ(registers->sweeps, 1);
   EXPECT_EQ(registers->sweepsPerIteration, 1);
   // 4096 over 96 threads x 4 elements: ceil(4096 / 384) = 11 sweeps, odd,
-  // so one per iteration.
+  // also two per iteration (the eleventh after the loop).
   RowwiseOp softmax = parse(kSoftmax);
   ASSERT_TRUE(softmax);
   std::optional<KernelPlan> odd =
       buildPlan(softmax, tiling(1, 96, 4, 4, Staging::Reread), target);
   ASSERT_TRUE(odd);
   EXPECT_EQ(odd->sweeps, 11);
-  EXPECT_EQ(odd->sweepsPerIteration, 1);
+  EXPECT_EQ(odd->sweepsPerIteration, 2);
 }
 
 TEST_F(PlanTest, MixedStagingKeepsTheLastInputInRegisters) {

@@ -68,7 +68,8 @@ struct KernelPlan {
   /// Elements of a row one CTA owns, and the sweeps that cover them.
   int64_t slice = 0, sweeps = 0;
   /// Sweeps emitted one after the other in each iteration of the sweep
-  /// loop (2 where the sweeps pair up and the row is not split, else 1):
+  /// loop (2 where a row that is not split takes 2, 4 or at least 5, else
+  /// 1; an odd count's last sweep follows the loop):
   /// ptxas then issues the second sweep's loads while the first computes.
   int64_t sweepsPerIteration = 1;
   unsigned numStages = 0;

@@ -428,16 +428,19 @@ Value KernelEmitter::emitColumnTestValue(RowState &state, Block &block,
 SmallVector<Value> KernelEmitter::forEachSweep(
     ValueRange init,
     function_ref<SmallVector<Value>(Value, SmallVector<Value>)> body) {
-  // Sweeps that one iteration covers are emitted one after the other.
+  // Sweeps that one iteration covers are emitted one after the other; the
+  // sweeps after the last whole iteration follow the loop, and without a
+  // second iteration there is no loop.
   int64_t per = plan.sweepsPerIteration;
-  if (plan.sweeps <= per) {
-    SmallVector<Value> values = llvm::to_vector(init);
+  int64_t looped = plan.sweeps / per * per;
+  SmallVector<Value> values = llvm::to_vector(init);
+  if (looped <= per) {
     for (int64_t sweep = 0; sweep < plan.sweeps; ++sweep)
       values = body(index(sweep), std::move(values));
     return values;
   }
   auto loop = scf::ForOp::create(
-      b, loc, index(0), index(plan.sweeps), index(per), init,
+      b, loc, index(0), index(looped), index(per), values,
       [&](OpBuilder &builder, Location l, Value sweep, ValueRange iterArgs) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(builder.getInsertionBlock(),
@@ -447,7 +450,10 @@ SmallVector<Value> KernelEmitter::forEachSweep(
           next = body(k ? add(sweep, index(k)) : sweep, std::move(next));
         scf::YieldOp::create(b, l, next);
       });
-  return SmallVector<Value>(loop.getResults());
+  values.assign(loop.getResults().begin(), loop.getResults().end());
+  for (int64_t sweep = looped; sweep < plan.sweeps; ++sweep)
+    values = body(index(sweep), std::move(values));
+  return values;
 }
 
 void KernelEmitter::foldColumnCompares() {
