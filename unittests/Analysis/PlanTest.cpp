@@ -333,43 +333,31 @@ func.func @f(%l: tensor<?x65536xbf16>, %dy: tensor<?x65536xbf16>,
 TEST_F(PlanTest, SweepsPairUpInTheLoop) {
   RowwiseOp op = parse(kTwoInputs);
   ASSERT_TRUE(op);
-  // 2 and 4 sweeps of a 32768-element slice: two per iteration.
-  for (unsigned elems : {16u, 8u}) {
-    std::optional<KernelPlan> plan =
-        buildPlan(op, tiling(2, 1024, 8, elems, Staging::Shared), target);
+  auto expectSweeps = [&](RowwiseOp of, TilingAttr t, int64_t sweeps,
+                          int64_t perIteration) {
+    std::optional<KernelPlan> plan = buildPlan(of, t, target);
     ASSERT_TRUE(plan);
-    EXPECT_EQ(plan->sweeps, 32768 / (1024 * elems));
-    EXPECT_EQ(plan->sweepsPerIteration, 2);
-  }
+    EXPECT_EQ(plan->sweeps, sweeps);
+    EXPECT_EQ(plan->sweepsPerIteration, perIteration);
+  };
+  // 2 and 4 sweeps of a 32768-element slice: two per iteration.
+  for (unsigned elems : {16u, 8u})
+    expectSweeps(op, tiling(2, 1024, 8, elems, Staging::Shared),
+                 32768 / (1024 * elems), 2);
   // Split rows keep one: 2 x 2 clusters of 1024 threads x 8 elements take
   // 2 sweeps of their 16384-element slices.
-  std::optional<KernelPlan> split =
-      buildPlan(op, tiling(2, 1024, 8, 8, Staging::Shared, 1, 2), target);
-  ASSERT_TRUE(split);
-  EXPECT_EQ(split->sweeps, 2);
-  EXPECT_EQ(split->sweepsPerIteration, 1);
+  expectSweeps(op, tiling(2, 1024, 8, 8, Staging::Shared, 1, 2), 2, 1);
   // Three sweeps (32768 over 512 x 24): one, as ptxas would hold all three
   // at once.
-  std::optional<KernelPlan> three =
-      buildPlan(op, tiling(2, 512, 8, 24, Staging::Shared), target);
-  ASSERT_TRUE(three);
-  EXPECT_EQ(three->sweeps, 3);
-  EXPECT_EQ(three->sweepsPerIteration, 1);
+  expectSweeps(op, tiling(2, 512, 8, 24, Staging::Shared), 3, 1);
   // One sweep (registers staging): one.
-  std::optional<KernelPlan> registers =
-      buildPlan(op, tiling(16, 512, 8, 8), target);
-  ASSERT_TRUE(registers);
-  EXPECT_EQ(registers->sweeps, 1);
-  EXPECT_EQ(registers->sweepsPerIteration, 1);
+  expectSweeps(op, tiling(16, 512, 8, 8), 1, 1);
   // 4096 over 96 threads x 4 elements: ceil(4096 / 384) = 11 sweeps, odd,
-  // also two per iteration (the eleventh after the loop).
+  // also two per iteration (the eleventh after the loop). (Parsing replaces
+  // the module that holds `op`.)
   RowwiseOp softmax = parse(kSoftmax);
   ASSERT_TRUE(softmax);
-  std::optional<KernelPlan> odd =
-      buildPlan(softmax, tiling(1, 96, 4, 4, Staging::Reread), target);
-  ASSERT_TRUE(odd);
-  EXPECT_EQ(odd->sweeps, 11);
-  EXPECT_EQ(odd->sweepsPerIteration, 2);
+  expectSweeps(softmax, tiling(1, 96, 4, 4, Staging::Reread), 11, 2);
 }
 
 TEST_F(PlanTest, MixedStagingKeepsTheLastInputInRegisters) {

@@ -428,29 +428,28 @@ Value KernelEmitter::emitColumnTestValue(RowState &state, Block &block,
 SmallVector<Value> KernelEmitter::forEachSweep(
     ValueRange init,
     function_ref<SmallVector<Value>(Value, SmallVector<Value>)> body) {
-  // Sweeps that one iteration covers are emitted one after the other; the
-  // sweeps after the last whole iteration follow the loop, and without a
-  // second iteration there is no loop.
+  // Sweeps that one iteration covers are emitted one after the other. The
+  // loop covers the whole iterations when there are at least two; the
+  // sweeps after them (all of them without a loop) follow.
   int64_t per = plan.sweepsPerIteration;
   int64_t looped = plan.sweeps / per * per;
+  if (looped <= per)
+    looped = 0;
   SmallVector<Value> values = llvm::to_vector(init);
-  if (looped <= per) {
-    for (int64_t sweep = 0; sweep < plan.sweeps; ++sweep)
-      values = body(index(sweep), std::move(values));
-    return values;
+  if (looped) {
+    auto loop = scf::ForOp::create(
+        b, loc, index(0), index(looped), index(per), values,
+        [&](OpBuilder &builder, Location l, Value sweep, ValueRange iterArgs) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(builder.getInsertionBlock(),
+                              builder.getInsertionPoint());
+          SmallVector<Value> next = llvm::to_vector(iterArgs);
+          for (int64_t k = 0; k < per; ++k)
+            next = body(k ? add(sweep, index(k)) : sweep, std::move(next));
+          scf::YieldOp::create(b, l, next);
+        });
+    values.assign(loop.getResults().begin(), loop.getResults().end());
   }
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(looped), index(per), values,
-      [&](OpBuilder &builder, Location l, Value sweep, ValueRange iterArgs) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(builder.getInsertionBlock(),
-                            builder.getInsertionPoint());
-        SmallVector<Value> next = llvm::to_vector(iterArgs);
-        for (int64_t k = 0; k < per; ++k)
-          next = body(k ? add(sweep, index(k)) : sweep, std::move(next));
-        scf::YieldOp::create(b, l, next);
-      });
-  values.assign(loop.getResults().begin(), loop.getResults().end());
   for (int64_t sweep = looped; sweep < plan.sweeps; ++sweep)
     values = body(index(sweep), std::move(values));
   return values;
