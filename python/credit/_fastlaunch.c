@@ -25,6 +25,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 
+#include "_dependent_launch.h"
 #include "_grid_rule.h"
 
 /* The kernel ABI has a handful of operands; a generous fixed bound keeps
@@ -40,6 +41,7 @@ typedef CUresult (*ErrorNameFn)(CUresult, const char **);
 typedef CUresult (*CtxGetFn)(CUcontext *);
 
 static LaunchFn launchKernel;
+static CreditLaunchExFn launchKernelEx;
 static ErrorNameFn getErrorName;
 static CtxGetFn getCurrentContext;
 
@@ -53,11 +55,12 @@ static int loadDriver(void) {
     return -1;
   }
   launchKernel = (LaunchFn)dlsym(driver, "cuLaunchKernel");
+  launchKernelEx = (CreditLaunchExFn)dlsym(driver, "cuLaunchKernelEx");
   getErrorName = (ErrorNameFn)dlsym(driver, "cuGetErrorName");
   getCurrentContext = (CtxGetFn)dlsym(driver, "cuCtxGetCurrent");
-  if (!launchKernel) {
+  if (!launchKernel || !launchKernelEx) {
     PyErr_SetString(PyExc_RuntimeError, "the CUDA driver has no "
-                                        "cuLaunchKernel");
+                                        "cuLaunchKernel or cuLaunchKernelEx");
     return -1;
   }
   return 0;
@@ -99,14 +102,15 @@ static PyObject *grid(PyObject *self, PyObject *const *argv,
 }
 
 /* launch(function, block, cluster, shared, policy, rows_per_cta, active,
- *        switch_share, blocks, stream, m, args) -> None
+ *        switch_share, blocks, stream, m, args, dependent) -> None
  * `args` is a tuple of ints: the kernel's parameters without m and
- * rows_per_cluster. */
+ * rows_per_cluster; `dependent`: launch with programmatic stream
+ * serialization (_dependent_launch.h). */
 static PyObject *launch(PyObject *self, PyObject *const *argv,
                         Py_ssize_t argc) {
   (void)self;
-  if (argc != 12) {
-    PyErr_SetString(PyExc_TypeError, "launch() takes 12 arguments");
+  if (argc != 13) {
+    PyErr_SetString(PyExc_TypeError, "launch() takes 13 arguments");
     return NULL;
   }
   unsigned long long function = PyLong_AsUnsignedLongLong(argv[0]);
@@ -120,7 +124,8 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
   long long blocks = PyLong_AsLongLong(argv[8]);
   unsigned long long stream = PyLong_AsUnsignedLongLong(argv[9]);
   long long m = PyLong_AsLongLong(argv[10]);
-  if (PyErr_Occurred())
+  int dependent = PyObject_IsTrue(argv[12]);
+  if (PyErr_Occurred() || dependent < 0)
     return NULL;
   PyObject *args = argv[11];
   if (!PyTuple_Check(args)) {
@@ -176,14 +181,22 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
                     "operation on it first (e.g. torch.cuda.set_device)");
     return NULL;
   }
-  CUresult result = launchKernel(
-      (CUfunction)(uintptr_t)function, (unsigned)gridX, 1, 1, (unsigned)block,
-      1, 1, (unsigned)shared, (CUstream)(uintptr_t)stream, params, NULL);
+  CUresult result =
+      dependent
+          ? creditLaunchDependent(launchKernelEx,
+                                  (CUfunction)(uintptr_t)function,
+                                  (unsigned)gridX, (unsigned)block,
+                                  (unsigned)shared,
+                                  (CUstream)(uintptr_t)stream, params)
+          : launchKernel((CUfunction)(uintptr_t)function, (unsigned)gridX, 1,
+                         1, (unsigned)block, 1, 1, (unsigned)shared,
+                         (CUstream)(uintptr_t)stream, params, NULL);
   if (result != CUDA_SUCCESS) {
     const char *name = NULL;
     if (getErrorName)
       getErrorName(result, &name);
-    PyErr_Format(PyExc_RuntimeError, "cuLaunchKernel failed: %s (%d)",
+    PyErr_Format(PyExc_RuntimeError, "%s failed: %s (%d)",
+                 dependent ? "cuLaunchKernelEx" : "cuLaunchKernel",
                  name ? name : "unknown error", (int)result);
     return NULL;
   }
@@ -193,8 +206,8 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
 static PyMethodDef methods[] = {
     {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
      "launch(function, block, cluster, shared, policy, rows_per_cta, "
-     "active, switch_share, blocks, stream, m, args): launches a CREDIT "
-     "kernel"},
+     "active, switch_share, blocks, stream, m, args, dependent): launches a "
+     "CREDIT kernel"},
     {"grid", (PyCFunction)(void (*)(void))grid, METH_FASTCALL,
      "grid(policy, m, rows_per_cta, active, blocks, switch_share) -> "
      "(rows_per_cluster, clusters): the grid rule launch() applies"},

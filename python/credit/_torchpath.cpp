@@ -37,6 +37,7 @@
 #include <tuple>
 #include <vector>
 
+#include "_dependent_launch.h"
 #include "_grid_rule.h"
 
 namespace py = pybind11;
@@ -60,6 +61,7 @@ using PrimaryRetainFn = CUresult (*)(CUcontext *, CUdevice);
 
 struct Driver {
   LaunchFn launch = nullptr;
+  CreditLaunchExFn launchEx = nullptr;
   ErrorNameFn errorName = nullptr;
   CtxGetFn getCurrent = nullptr;
   CtxSetFn setCurrent = nullptr;
@@ -73,6 +75,8 @@ const Driver &driver() {
     Driver d;
     if (void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL)) {
       d.launch = reinterpret_cast<LaunchFn>(dlsym(library, "cuLaunchKernel"));
+      d.launchEx = reinterpret_cast<CreditLaunchExFn>(
+          dlsym(library, "cuLaunchKernelEx"));
       d.errorName =
           reinterpret_cast<ErrorNameFn>(dlsym(library, "cuGetErrorName"));
       d.getCurrent =
@@ -85,7 +89,8 @@ const Driver &driver() {
     }
     return d;
   }();
-  TORCH_CHECK(loaded.launch && loaded.getCurrent && loaded.setCurrent &&
+  TORCH_CHECK(loaded.launch && loaded.launchEx && loaded.getCurrent &&
+                  loaded.setCurrent &&
                   loaded.deviceGet && loaded.primaryRetain,
               "credit: cannot load the CUDA driver's launch and context "
               "functions (libcuda.so.1)");
@@ -152,6 +157,8 @@ struct Kernel {
   int64_t policy = 0, group = 1, active = 1, switchShare = 0, low = 0,
           high = 0;
   bool split = false;
+  /// Launched with programmatic stream serialization (_dependent_launch.h).
+  bool dependent = false;
   /// Floats of partial values per row of a split kernel.
   int64_t partialFloats = 0;
   /// The kernel's parameters but m and rows_per_cluster.
@@ -202,7 +209,7 @@ std::shared_ptr<Plan> makePlan(std::string name, py::list kernels,
   plan->name = std::move(name);
   for (py::handle item : kernels) {
     auto fields = item.cast<py::tuple>();
-    TORCH_CHECK(fields.size() == 13, "credit: a kernel is 13 fields");
+    TORCH_CHECK(fields.size() == 14, "credit: a kernel is 14 fields");
     Kernel kernel;
     kernel.function = fields[0].cast<uint64_t>();
     kernel.block = fields[1].cast<unsigned>();
@@ -217,6 +224,7 @@ std::shared_ptr<Plan> makePlan(std::string name, py::list kernels,
     kernel.params = fields[10].cast<size_t>();
     kernel.partialFloats = fields[11].cast<int64_t>();
     kernel.switchShare = fields[12].cast<int64_t>();
+    kernel.dependent = fields[13].cast<bool>();
     TORCH_CHECK(kernel.params + 2 <= 64 && kernel.block > 0 &&
                     kernel.cluster > 0,
                 "credit: bad launch configuration for ", plan->name);
@@ -426,12 +434,19 @@ std::vector<at::Tensor> launch(Plan &plan, Call &call, const at::Tensor &x,
                 driverError(d, found));
   }
   ContextGuard context(d, plan.context);
-  CUresult result = d.launch(
-      reinterpret_cast<CUfunction>(kernel.function),
-      static_cast<unsigned>(gridX), 1, 1, kernel.block, 1, 1, kernel.shared,
-      reinterpret_cast<CUstream>(stream), params, nullptr);
-  TORCH_CHECK(result == CUDA_SUCCESS, "credit: ", plan.name,
-              ": cuLaunchKernel failed: ", driverError(d, result));
+  auto function = reinterpret_cast<CUfunction>(kernel.function);
+  auto onStream = reinterpret_cast<CUstream>(stream);
+  CUresult result =
+      kernel.dependent
+          ? creditLaunchDependent(d.launchEx, function,
+                                  static_cast<unsigned>(gridX), kernel.block,
+                                  kernel.shared, onStream, params)
+          : d.launch(function, static_cast<unsigned>(gridX), 1, 1,
+                     kernel.block, 1, 1, kernel.shared, onStream, params,
+                     nullptr);
+  TORCH_CHECK(result == CUDA_SUCCESS, "credit: ", plan.name, ": ",
+              kernel.dependent ? "cuLaunchKernelEx" : "cuLaunchKernel",
+              " failed: ", driverError(d, result));
   return outputs;
 }
 

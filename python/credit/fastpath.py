@@ -40,7 +40,7 @@ class _Kernel:
 
     __slots__ = ("loaded", "function", "block", "cluster", "shared", "policy",
                  "group", "active", "switch_share", "low", "high", "split",
-                 "params")
+                 "params", "dependent")
 
     def __init__(self, loaded, low: int, high: int | None, blocks: int):
         manifest = loaded.manifest
@@ -59,6 +59,7 @@ class _Kernel:
         self.active = loaded.max_groups
         self.switch_share = manifest.row_group_launch_share
         self.split = manifest.splits > 1
+        self.dependent = loaded.dependent
         # What the C launcher is given: every parameter but m and
         # rows_per_cluster (a short list would make the driver read past
         # it).
@@ -119,7 +120,8 @@ class Plan:
                 self.name,
                 [(k.function, k.block, k.cluster, k.shared, k.policy,
                   k.group, k.active, k.low, k.high, k.split, k.params,
-                  k.loaded.manifest.split_partial_floats, k.switch_share)
+                  k.loaded.manifest.split_partial_floats, k.switch_share,
+                  k.dependent)
                  for k in self.kernels],
                 self.blocks, self.alignment, list(self.outputs),
                 self.scalar_outputs, self.column_sums,
@@ -303,7 +305,7 @@ def _launch(plan: Plan, args: list, m: int) -> None:
         _fastlaunch.launch(kernel.function, kernel.block, kernel.cluster,
                            kernel.shared, kernel.policy, kernel.group,
                            kernel.active, kernel.switch_share, plan.blocks,
-                           stream, m, tuple(args))
+                           stream, m, tuple(args), kernel.dependent)
 
 
 def _run_poisoned(plan: Plan, x, args: list, m: int, rows_out,

@@ -258,8 +258,8 @@ def breakdown(m: int = 8, n: int = 151936) -> dict:
     if fastpath._fastlaunch is not None:
         parts["_fastlaunch.launch"] = lambda: fastpath._fastlaunch.launch(
             kernel.function, kernel.block, kernel.cluster, kernel.shared,
-            kernel.policy, kernel.group, kernel.active, plan.blocks, stream,
-            m, args)
+            kernel.policy, kernel.group, kernel.active, kernel.switch_share,
+            plan.blocks, stream, m, tuple(args), kernel.dependent)
     result = {}
     for name, fn in parts.items():
         result[name] = _per_call_us(lambda: fn(), (), 200, 7)

@@ -46,6 +46,15 @@ def require_hopper(major: int, minor: int, name: str = "GPU") -> None:
                           "later")
 
 
+def dependent_launch(manifest: KernelManifest) -> bool:
+    """Whether `manifest`'s kernel is launched with programmatic stream
+    serialization: it waits for the kernel before it on the stream
+    (manifest.dependent_launch), unless $CREDIT_DEPENDENT_LAUNCH=0 turns
+    that off (read when a kernel is loaded)."""
+    return (manifest.dependent_launch and
+            os.environ.get("CREDIT_DEPENDENT_LAUNCH", "1") != "0")
+
+
 class LoadedKernel:
     """A kernel loaded into the current CUDA context."""
 
@@ -101,13 +110,15 @@ class LoadedKernel:
                 f"clusters that must all be resident, but this GPU holds "
                 f"only {self.max_active_clusters} of them")
         self.device_ordinal = device_ordinal
+        #: Launched with programmatic stream serialization.
+        self.dependent = dependent_launch(manifest)
         # Split rows: partial values and arrival counters per stream (the
         # kernel leaves the counters zero); outgrown buffers stay alive, as
         # a captured CUDA graph may still use them.
         self._split_buffers: dict[int, tuple] = {}
         self._retired: list = []
 
-    def _config(self, grid_x: int, stream: int):
+    def _config(self, grid_x: int, stream: int, dependent: bool = False):
         driver = _driver()
         config = driver.CUlaunchConfig()
         config.gridDimX, config.gridDimY, config.gridDimZ = grid_x, 1, 1
@@ -120,8 +131,15 @@ class LoadedKernel:
         attr.value.clusterDim.x = self.manifest.cluster
         attr.value.clusterDim.y = 1
         attr.value.clusterDim.z = 1
-        config.attrs = [attr]
-        config.numAttrs = 1
+        attrs = [attr]
+        if dependent:
+            attr = driver.CUlaunchAttribute()
+            attr.id = (driver.CUlaunchAttributeID.
+                       CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+            attr.value.programmaticStreamSerializationAllowed = 1
+            attrs.append(attr)
+        config.attrs = attrs
+        config.numAttrs = len(attrs)
         return config
 
     def _occupancy(self) -> int:
@@ -199,7 +217,7 @@ class LoadedKernel:
         types = [ctypes.c_void_p if p.kind == "ptr" else ctypes.c_int64
                  for p in params]
         grid = self.manifest.grid(m, rows, blocks)
-        config = self._config(grid, stream)
+        config = self._config(grid, stream, self.dependent)
         _check(driver.cuLaunchKernelEx(config, self.function,
                                        (tuple(values), tuple(types)), 0),
                f"launching {self.manifest.name}")

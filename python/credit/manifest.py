@@ -75,6 +75,10 @@ class KernelManifest:
     rows: tuple[tuple[int, int | None], ...] = ((1, None),)
     #: The plan the kernel was built from (bytes, rounds, occupancy).
     plan: dict | None = None
+    #: The kernel waits for the grid before it on the stream before its
+    #: first global access, so it may be launched with programmatic stream
+    #: serialization (absent, False: from compilers before it).
+    dependent_launch: bool = False
 
     @property
     def threads(self) -> int:
@@ -306,6 +310,10 @@ def parse_manifest(data: dict, directory: pathlib.Path,
     if type(switch) is not int or switch < 0:
         raise ManifestError(f"{where}: grid row_group_launch_share must be "
                             f"a non-negative integer, got {switch!r}")
+    dependent = data.get("dependent_launch", False)
+    if type(dependent) is not bool:
+        raise ManifestError(f"{where}: 'dependent_launch' must be true or "
+                            f"false, got {dependent!r}")
     rows = []
     for entry_rows in data.get("rows", [[1, None]]):
         if (not isinstance(entry_rows, list) or len(entry_rows) != 2 or
@@ -336,7 +344,8 @@ def parse_manifest(data: dict, directory: pathlib.Path,
         chip=_require(data, "chip", str, where),
         ptx=ptx, cubin=cubin_path, ptxas=data.get("ptxas"),
         grid_policy=policy, row_group_launch_share=switch,
-        rows=tuple(rows), plan=data.get("plan"))
+        rows=tuple(rows), plan=data.get("plan"),
+        dependent_launch=dependent)
     counts = {
         "row_input": len(manifest.input_dtypes),
         "broadcast_input": len(manifest.broadcast_dtypes),

@@ -34,7 +34,8 @@ import threading
 import warnings
 
 _HERE = pathlib.Path(__file__).resolve().parent
-SOURCES = (_HERE / "_torchpath.cpp", _HERE / "_grid_rule.h")
+SOURCES = (_HERE / "_torchpath.cpp", _HERE / "_grid_rule.h",
+           _HERE / "_dependent_launch.h")
 
 #: The loaded extension, or None (not built, building, failed or off).
 MODULE = None

@@ -76,15 +76,16 @@ def test_bad_calls_are_errors(fastlaunch):
         fastlaunch.grid(2, 10, 1, 1, 0, 0)
     with pytest.raises(TypeError, match="takes 6 arguments"):
         fastlaunch.grid(1, 10, 1, 1, 1)
-    with pytest.raises(TypeError, match="takes 12 arguments"):
+    with pytest.raises(TypeError, match="takes 13 arguments"):
         fastlaunch.launch(0, 128)
     with pytest.raises(TypeError, match="args must be a tuple"):
-        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4, [1, 2])
+        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4, [1, 2], False)
     with pytest.raises(ValueError, match="too many kernel arguments"):
         fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4,
-                          tuple(range(63)))
+                          tuple(range(63)), False)
     # No rows: nothing to launch, not even the driver is needed.
-    assert fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 0, ()) is None
+    assert fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 0, (),
+                             True) is None
 
 
 def test_without_a_driver(fastlaunch):
@@ -92,4 +93,4 @@ def test_without_a_driver(fastlaunch):
            for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64")):
         pytest.skip("a CUDA driver is installed")
     with pytest.raises(RuntimeError, match="cannot load the CUDA driver"):
-        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4, (1, 2))
+        fastlaunch.launch(0, 128, 1, 0, 0, 1, 1, 0, 0, 0, 4, (1, 2), True)

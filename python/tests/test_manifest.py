@@ -141,6 +141,22 @@ def test_one_wave_switches_to_a_cluster_per_row_group(folder):
                            folder)
 
 
+def test_dependent_launch(folder, monkeypatch):
+    # Kernels that wait for the grid before them say so; manifests of
+    # compilers before it do not, and their kernels launch as before.
+    from credit.launcher import dependent_launch
+    kernel = parse_manifest(manifest(dependent_launch=True), folder)
+    assert kernel.dependent_launch and dependent_launch(kernel)
+    old = parse_manifest(manifest(), folder)
+    assert not old.dependent_launch and not dependent_launch(old)
+    monkeypatch.setenv("CREDIT_DEPENDENT_LAUNCH", "0")
+    assert not dependent_launch(kernel)
+    for bad in (1, "true", None):
+        with pytest.raises(ManifestError,
+                           match="'dependent_launch' must be true or false"):
+            parse_manifest(manifest(dependent_launch=bad), folder)
+
+
 def split_manifest(splits=4, **changes):
     data = manifest(tiling={"cluster": 2, "splits": splits},
                     plan={"split_partial_floats_per_row": 2 * splits},

@@ -23,6 +23,9 @@
 // JSON: "chip": "sm_90",
 // JSON: "cluster": [
 // JSON-NEXT: 2,
+// The kernel waits for the grid before it: the runtime may launch it with
+// programmatic stream serialization.
+// JSON: "dependent_launch": true,
 // JSON: "dynamic_shared_memory": 0,
 // JSON: "entry": "rmsnorm_bf16_n4096_c2t256e8",
 // JSON: "grid": {
@@ -84,6 +87,9 @@
 // PTX: mbarrier.init.shared.b64
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: barrier.cluster.arrive.relaxed
+// Programmatic dependent launch: the wait before the first global load.
+// PTX: griddepcontrol.wait;
+// PTX-NEXT: griddepcontrol.launch_dependents;
 // PTX: ld.global.v4
 // PTX: barrier.cluster.wait;
 // PTX: mapa.shared::cluster

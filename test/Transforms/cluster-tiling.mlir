@@ -12,6 +12,7 @@
 // CHECK-SAME: credit.kernels = {sum_scale_f32_n4096_c4t256e4 = {
 // CHECK-SAME: block = [256, 1, 1]
 // CHECK-SAME: cluster = [4, 1, 1]
+// CHECK-SAME: dependent_launch = true
 // CHECK-SAME: dynamic_shared_memory = 0
 // CHECK-SAME: {dtype = "f32", kind = "ptr", name = "in0", role = "row_input", shape = "m,n"}, {kind = "i64", name = "in0_stride", role = "row_stride"}
 // CHECK-SAME: {kind = "i64", name = "m", role = "m"}, {kind = "i64", name = "rows_per_cluster", role = "rows_per_cluster"}
@@ -32,6 +33,8 @@
 // CHECK-COUNT-2: nvvm.mbarrier.init
 // CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK: nvvm.cluster.arrive.relaxed
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK: scf.for
 // CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.reduction <add>
@@ -347,6 +350,8 @@ func.func @two_rows(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tensor<?x51
 // stage through global memory (the row's slot after the earlier stages';
 // the last stage counts every CTA out), the launcher supplies the partial
 // and counter buffers, and only split 0's rank 0 writes per-row outputs.
+// The kernel waits for the grid before it at entry but lets the next one
+// launch only after its rows.
 // CHECK-LABEL: module attributes {credit.kernels = {rowwise_f32_n16384_c2t256e8s4 = {
 // CHECK-SAME: clusters = "ceil(m / rows_per_cluster) * clusters_per_row", clusters_per_row = 4 : i64
 // CHECK-SAME: {dtype = "f32", kind = "ptr", name = "split_partials", role = "split_partials", shape = "m,split_partial_floats_per_row"}, {dtype = "i32", kind = "ptr", name = "split_counters", role = "split_counters", shape = "m"}, {kind = "i64", name = "m", role = "m"}
@@ -357,11 +362,20 @@ func.func @two_rows(%x: tensor<?x512xf32>, %o: tensor<?x512xf32>) -> tensor<?x51
 // CHECK: memref.global "private" @credit_grid_scratch : memref<8xf32, #gpu.address_space<workgroup>>
 // CHECK: arith.divui %{{.*}}, %c4
 // CHECK: arith.remui %{{.*}}, %c4
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NOT: nvvm.griddepcontrol launch_dependents
 // CHECK: credit.cluster_reduce [add]
 // CHECK: credit.grid_reduce [add] {{.*}} {arrivals = 4 : i64, splits = 4 : i32}
 // CHECK: credit.cluster_reduce [max, add]
 // CHECK: credit.grid_reduce [max, add] {{.*}} {arrivals = 8 : i64, departures = 8 : i32, splits = 4 : i32}
 // CHECK: memref.store
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: arith.cmpi uge
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: gpu.return
 func.func @split_rows(%x: tensor<?x16384xf32>, %o: tensor<?x16384xf32>, %s: tensor<?xf32>) -> (tensor<?x16384xf32>, tensor<?xf32>) {
   %r:2 = credit.rowwise ins(%x : tensor<?x16384xf32>) outs(%o : tensor<?x16384xf32>) scalar_outs(%s : tensor<?xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 256, vector = 4, elems = 8, splits = 4>}

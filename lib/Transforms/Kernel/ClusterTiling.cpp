@@ -21,6 +21,7 @@
 #include "Credit/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
@@ -323,6 +324,7 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
   createOperandViews();
   createStagedViews();
   emitClusterStart();
+  emitGridDependencyWait();
   loadBroadcastRegisters();
 
   auto rowLoop = scf::ForOp::create(
@@ -341,9 +343,40 @@ void KernelEmitter::emitBody(gpu::GPUFuncOp func) {
       });
 
   finishColumnSums(rowLoop.getResults());
+  if (!launchesDependentsAtEntry())
+    emitLaunchDependents();
   emitClusterEnd();
   gpu::ReturnOp::create(b, loc);
   foldColumnCompares();
+}
+
+void KernelEmitter::emitGridDependencyWait() {
+  // Launched with programmatic stream serialization (the manifest's
+  // dependent_launch), the grid may start while the kernel before it on the
+  // stream still runs: everything before this touches only registers and
+  // shared memory; wait here for that kernel's writes before the first
+  // global access. Without the launch attribute this is a no-op.
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  if (launchesDependentsAtEntry())
+    emitLaunchDependents();
+}
+
+bool KernelEmitter::launchesDependentsAtEntry() const {
+  // The next grid's CTAs then start on the SMs this one leaves idle and wait
+  // there, so that its launch overlaps this grid's work (decode grid on an
+  // H100: 1.16x against no dependent launch). With split rows they start
+  // after the rows are done: at entry, rows split over 32 or 64 clusters
+  // ran up to 1.16x slower than at the end (RESULTS.md, thirty-third
+  // session).
+  return plan.splits == 1;
+}
+
+void KernelEmitter::emitLaunchDependents() {
+  // Lets the kernel after this one on the stream launch once every CTA of
+  // this grid has executed it (or exited); a no-op for a kernel launched
+  // without programmatic stream serialization after it.
+  NVVM::GriddepcontrolOp::create(b, loc,
+                                 NVVM::GridDepActionKind::launch_dependents);
 }
 
 gpu::GPUModuleOp KernelEmitter::emit(ModuleOp module, StringRef name) {

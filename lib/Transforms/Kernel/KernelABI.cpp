@@ -260,6 +260,9 @@ KernelEmitter::getManifest(StringRef name,
       entry("pointer_alignment",
             i64(std::min<int64_t>(16, plan.vector * plan.widestElementBytes))),
       entry("stride_multiple", i64(plan.vector)),
+      // The kernel waits for the grid before it (emitGridDependencyWait): the
+      // runtime may launch it with programmatic stream serialization.
+      entry("dependent_launch", b.getBoolAttr(true)),
   };
   return DictionaryAttr::get(ctx, fields);
 }

@@ -260,6 +260,15 @@ private:
   /// Kernel entry: every CTA initializes its exchange mbarriers and
   /// announces that it has started.
   void emitClusterStart();
+  /// Kernel entry, before the first global access: waits for the kernel
+  /// before it on the stream (programmatic dependent launch), and lets the
+  /// next one launch where launchesDependentsAtEntry().
+  void emitGridDependencyWait();
+  /// Whether the next kernel may launch at entry rather than after the
+  /// rows.
+  bool launchesDependentsAtEntry() const;
+  /// Lets the next kernel on the stream launch.
+  void emitLaunchDependents();
   /// Kernel exit: a cluster that had no rows completes the start barrier.
   void emitClusterEnd();
   /// `value` as a vector of the plan's width (broadcast if scalar).

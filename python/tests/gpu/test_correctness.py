@@ -12,7 +12,7 @@ import torch
 
 import credit
 import credit.ops
-from credit import reference, suites
+from credit import fastpath, reference, suites
 
 TORCH_DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16,
                 "f16": torch.float16}
@@ -220,3 +220,51 @@ def test_split_rows_relaunch_and_graph():
             torch.cuda.synchronize()
             compare("graph", out, reference.softmax(static.double())[0],
                     "bf16")
+
+
+def test_dependent_launches_in_a_chain(monkeypatch):
+    """Kernels launched with programmatic stream serialization start before
+    the kernel before them ends and wait for its writes: a chain of
+    softmaxes, each reading the last one's output right after it on the
+    stream (no poisoning kernel in between), matches the reference, eager
+    and replayed as a CUDA graph; rows split over clusters (which let the
+    next kernel launch only after their rows) and not."""
+    monkeypatch.setattr(credit.ops, "poison_outputs", False)
+    generator = torch.Generator(device="cuda")
+    generator.seed()
+
+    def chain(x, links=4):
+        for _ in range(links):
+            x = credit.softmax(x)
+        return x
+
+    def expected(x, links=4):
+        x = x.double()
+        for _ in range(links):
+            x = reference.softmax(x)[0]
+        return x
+
+    for forcing, n, dtype in ((credit.cluster_size(0), 8192, torch.float32),
+                              (credit.ops.force_tiling(SPLIT_SOFTMAX), 100000,
+                               torch.bfloat16)):
+        name = "f32" if dtype == torch.float32 else "bf16"
+        with forcing:
+            x = torch.randn(37, n, generator=generator, device="cuda").to(dtype)
+            out = chain(x)
+            torch.cuda.synchronize()
+            # Each link rounds to the storage type: compare with the
+            # float64 chain of the rounded inputs of the last link.
+            compare(f"{name} eager", out, expected(x), name)
+            kernel = fastpath.plans[credit.ops._call_key(
+                "softmax", x, None, 64)].kernels[0]
+            assert kernel.dependent, "the kernel launches without waiting"
+            static = x.clone()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                captured = chain(static)
+            for _ in range(3):
+                static.copy_(torch.randn(37, n, generator=generator,
+                                         device="cuda").to(dtype))
+                graph.replay()
+                torch.cuda.synchronize()
+                compare(f"{name} graph", captured, expected(static), name)
