@@ -21,6 +21,7 @@ import torch
 
 from . import native as _native
 from .compiler import Request
+from .launcher import address, bind_primary_context
 from .manifest import GRID_POLICIES
 
 try:
@@ -45,9 +46,7 @@ class _Kernel:
     def __init__(self, loaded, low: int, high: int | None, blocks: int):
         manifest = loaded.manifest
         self.loaded = loaded
-        function = loaded.function
-        self.function = int(function) if hasattr(function, "__int__") \
-            else int(function.getPtr())
+        self.function = address(loaded.function)
         self.block = manifest.threads
         # The C launcher's grid rule counts row groups: the clusters of a
         # split row are one group of cluster * splits CTAs, and no more
@@ -302,10 +301,18 @@ def _launch(plan: Plan, args: list, m: int) -> None:
         if len(args) != kernel.params:
             raise RuntimeError(f"{kernel.loaded.manifest.name}: {len(args)} "
                                f"arguments for {kernel.params} parameters")
-        _fastlaunch.launch(kernel.function, kernel.block, kernel.cluster,
-                           kernel.shared, kernel.policy, kernel.group,
-                           kernel.active, kernel.switch_share, plan.blocks,
-                           stream, m, tuple(args), kernel.dependent)
+        launch = (kernel.function, kernel.block, kernel.cluster,
+                  kernel.shared, kernel.policy, kernel.group, kernel.active,
+                  kernel.switch_share, plan.blocks, stream, m, tuple(args),
+                  kernel.dependent)
+        try:
+            _fastlaunch.launch(*launch)
+        except RuntimeError:
+            # No context on this thread (the C launcher checks): bind the
+            # kernel's and launch again.
+            if not bind_primary_context(kernel.loaded.device_ordinal):
+                raise
+            _fastlaunch.launch(*launch)
 
 
 def _run_poisoned(plan: Plan, x, args: list, m: int, rows_out,

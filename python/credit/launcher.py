@@ -46,6 +46,29 @@ def require_hopper(major: int, minor: int, name: str = "GPU") -> None:
                           "later")
 
 
+def address(handle) -> int:
+    """The raw value of a cuda-python driver handle (CUfunction,
+    CUcontext, ...), whichever of the bindings' versions made it."""
+    return int(handle) if hasattr(handle, "__int__") else int(handle.getPtr())
+
+
+def bind_primary_context(device_ordinal: int) -> bool:
+    """Makes the device's primary context (PyTorch's, where the kernels are
+    loaded) current on this thread if no context is, and says whether it
+    did. A thread that has made no CUDA runtime call has none, and the
+    driver launches nothing there: autograd's worker thread, say, when
+    CREDIT's backward is the first work it runs."""
+    driver = _driver()
+    if address(_check(driver.cuCtxGetCurrent(), "cuCtxGetCurrent")):
+        return False
+    device = _check(driver.cuDeviceGet(device_ordinal), "cuDeviceGet")
+    # Retained for the rest of the process, as PyTorch retains it.
+    context = _check(driver.cuDevicePrimaryCtxRetain(device),
+                     "cuDevicePrimaryCtxRetain")
+    _check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent")
+    return True
+
+
 def dependent_launch(manifest: KernelManifest) -> bool:
     """Whether `manifest`'s kernel is launched with programmatic stream
     serialization: it waits for the kernel before it on the stream
@@ -218,9 +241,13 @@ class LoadedKernel:
                  for p in params]
         grid = self.manifest.grid(m, rows, blocks)
         config = self._config(grid, stream, self.dependent)
-        _check(driver.cuLaunchKernelEx(config, self.function,
-                                       (tuple(values), tuple(types)), 0),
-               f"launching {self.manifest.name}")
+        arguments = (tuple(values), tuple(types))
+        result = driver.cuLaunchKernelEx(config, self.function, arguments, 0)
+        if (result[0] == driver.CUresult.CUDA_ERROR_INVALID_CONTEXT and
+                bind_primary_context(self.device_ordinal)):
+            result = driver.cuLaunchKernelEx(config, self.function,
+                                             arguments, 0)
+        _check(result, f"launching {self.manifest.name}")
 
 
 class LoadedKernelSet:

@@ -157,6 +157,41 @@ def test_dependent_launch(folder, monkeypatch):
             parse_manifest(manifest(dependent_launch=bad), folder)
 
 
+def test_binds_the_primary_context_where_none_is(monkeypatch):
+    # A thread with no context (autograd's worker running CREDIT's backward
+    # first) gets the device's primary context; one with a context keeps it.
+    from credit import launcher
+
+    class Driver:
+        class CUresult:
+            CUDA_SUCCESS = 0
+
+        def __init__(self, current):
+            self.current, self.calls = current, []
+
+        def cuCtxGetCurrent(self):
+            return 0, self.current
+
+        def cuDeviceGet(self, ordinal):
+            return 0, 100 + ordinal
+
+        def cuDevicePrimaryCtxRetain(self, device):
+            self.calls.append(("retain", device))
+            return 0, 7000 + device
+
+        def cuCtxSetCurrent(self, context):
+            self.calls.append(("set", context))
+            self.current = context
+            return (0,)
+
+    driver = Driver(current=0)
+    monkeypatch.setattr(launcher, "_driver", lambda: driver)
+    assert launcher.bind_primary_context(1)
+    assert driver.calls == [("retain", 101), ("set", 7101)]
+    assert not launcher.bind_primary_context(1)
+    assert len(driver.calls) == 2
+
+
 def split_manifest(splits=4, **changes):
     data = manifest(tiling={"cluster": 2, "splits": splits},
                     plan={"split_partial_floats_per_row": 2 * splits},

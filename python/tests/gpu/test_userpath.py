@@ -255,13 +255,17 @@ def test_layer_norm_gradients_asked_for(wanted):
 
 
 _FIRST_BACKWARD = """
-import torch, credit
+import os, torch, credit
+from credit import fastpath
+native = os.environ.get("CREDIT_NATIVE") != "0"
+if os.environ.get("CREDIT_TEST_LAUNCHER") == "python":
+    fastpath._fastlaunch = None  # the cuda-python launcher
 x = torch.randn(15, 6144, device="cuda", dtype=torch.bfloat16,
                 requires_grad=True)
 up = torch.randn(15, 6144, device="cuda", dtype=torch.bfloat16)
 credit.softmax(x)  # the first call plans, on the checked path
 y = credit.softmax(x)
-assert "CppNode" in y.grad_fn.name(), y.grad_fn.name()
+assert ("CppNode" in y.grad_fn.name()) == native, y.grad_fn.name()
 y.backward(up)  # CREDIT's node is the root: the first work on its thread
 p = torch.softmax(x.detach().double(), -1)
 ref = p * (up.double() - (p * up.double()).sum(-1, keepdim=True))
@@ -279,6 +283,24 @@ def test_native_backward_first_on_its_thread():
     import subprocess
     import sys
     env = dict(os.environ, CREDIT_NATIVE="sync")
+    result = subprocess.run([sys.executable, "-c", _FIRST_BACKWARD],
+                            capture_output=True, text=True, env=env,
+                            timeout=300)
+    assert result.returncode == 0 and "ok" in result.stdout, \
+        result.stderr[-3000:]
+
+
+@pytest.mark.parametrize("launcher", ["c", "python"])
+def test_backward_first_on_its_thread_without_native(launcher):
+    """As above, without the C++ call path: the C launcher (where it is
+    built) and the cuda-python one bind the device's primary context on
+    autograd's worker thread themselves."""
+    import subprocess
+    import sys
+    from credit import fastpath
+    if launcher == "c" and fastpath._fastlaunch is None:
+        pytest.skip("the C launcher (credit._fastlaunch) is not built")
+    env = dict(os.environ, CREDIT_NATIVE="0", CREDIT_TEST_LAUNCHER=launcher)
     result = subprocess.run([sys.executable, "-c", _FIRST_BACKWARD],
                             capture_output=True, text=True, env=env,
                             timeout=300)
