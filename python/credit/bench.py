@@ -36,6 +36,13 @@ default choice over the best peer. Implementations:
   `cuda_smem` (the row staged in shared memory, where it fits) and
   `cuda_reread` (the row read again from global memory).
 
+CREDIT's kernels launch with programmatic dependent launch: in the graph,
+each of its calls launches while the one before it finishes, which the
+peers' kernels, launched without it, do not. `--after-foreign` puts a small
+PyTorch kernel before each timed call (and subtracts that kernel's own
+time), as in a model where the kernel before is a GEMM: no call then
+overlaps the one before it.
+
 `--implementations` times only the labels given (`credit_c0,quack`, say).
 An implementation that does not handle a point (a Liger row over 65536, a
 resident Triton row over 65536, a CUDA row that does not fit in shared
@@ -358,9 +365,20 @@ def experiment_inputs(point, torch, references):
     return args, reference, sets
 
 
+def foreign_kernel(torch):
+    """A call that launches one small PyTorch kernel, without programmatic
+    dependent launch: put before each timed call (--after-foreign), the
+    kernel timed then starts only once the one before it has finished, as
+    after a GEMM in a model, instead of overlapping a kernel of its own
+    that lets it launch early (CREDIT's, programmatic dependent launch)."""
+    scratch = torch.zeros(1, device="cuda")
+    return lambda: scratch.add_(1.0)
+
+
 def time_graph(torch, fn, arg_sets, reps: int = 20,
                min_calls: int = 64,
-               replay_budget_s: float | None = None) -> float:
+               replay_budget_s: float | None = None,
+               before=None) -> float:
     """Milliseconds per call of `fn` over `arg_sets`, replayed as one CUDA
     graph (median of `reps` replays). The graph cycles over the sets until
     it holds at least `min_calls` calls: a replay's own start and end cost
@@ -369,7 +387,9 @@ def time_graph(torch, fn, arg_sets, reps: int = 20,
     2026-12-04, seventeenth session). With `replay_budget_s`, replays
     longer than that budget over `reps` get fewer of them, at least 3 (a
     graph of 64 calls of 500 us varies by well under 1% from replay to
-    replay; the cost model's measurement times thousands of them)."""
+    replay; the cost model's measurement times thousands of them). With
+    `before`, the graph calls it before each call of `fn` and the time is
+    of both."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -383,6 +403,8 @@ def time_graph(torch, fn, arg_sets, reps: int = 20,
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         for args in calls:
+            if before is not None:
+                before()
             fn(*args)
     graph.replay()
     torch.cuda.synchronize()
@@ -417,7 +439,8 @@ def measure_copy(torch, triton) -> float:
 
 def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
         only: set[str] | None = None,
-        implementations: set[str] | None = None):
+        implementations: set[str] | None = None,
+        after_foreign: bool = False):
     import torch
     import triton
     import credit
@@ -433,7 +456,7 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
     results = {"grid": grid, "device": torch.cuda.get_device_name(),
                "torch": torch.__version__, "triton": triton.__version__,
                "date": time.strftime("%Y-%m-%d"), "copy_gbs": copy_gbs,
-               "points": []}
+               "after_foreign": after_foreign, "points": []}
 
     def save():
         with open(out_path, "w") as f:
@@ -461,6 +484,9 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
         arg_sets = [args] + [_inputs(point, torch) for _ in range(sets - 1)]
         row = {"workload": point.workload, "dtype": point.dtype, "m": point.m,
                "n": point.n, "bytes": nbytes, "times_ms": {}, "errors": {}}
+        foreign = foreign_kernel(torch) if after_foreign else None
+        if foreign:
+            row["foreign_ms"] = time_graph(torch, foreign, [()])
 
         def time_it(label, fn_of):
             if implementations is not None and label not in implementations:
@@ -474,7 +500,8 @@ def run(grid: str, out_path: str, budget_s: float, compile_peers: bool,
                     return
                 try:
                     row["times_ms"][label] = time_graph(
-                        torch, lambda *a: fn_of(*a), arg_sets)
+                        torch, lambda *a: fn_of(*a), arg_sets,
+                        before=foreign) - row.get("foreign_ms", 0.0)
                 except RuntimeError as error:
                     # Not capturable (a host sync inside, say): time eager
                     # calls instead, with L2 flushed before each.
@@ -574,7 +601,9 @@ def markdown(results) -> str:
         f"{results['triton']}, copy ceiling {results['copy_gbs']:.0f} GB/s "
         "(read + write). Times in microseconds per call (median of 20 CUDA-graph "
         "replays over input sets that exceed L2); GB/s of compulsory traffic "
-        "for CREDIT's choice (c0); speedup = best peer / c0.",
+        "for CREDIT's choice (c0); speedup = best peer / c0." +
+        (" Each call after a foreign kernel (--after-foreign), whose own "
+         "time is subtracted." if results.get("after_foreign") else ""),
         "",
         "| workload | dtype | M x N | " + " | ".join(
             l.replace("credit_", "") for l in labels) +
@@ -625,6 +654,10 @@ def main(argv=None) -> int:
                         help="seconds after which no new point starts")
     parser.add_argument("--no-compile", action="store_true",
                         help="skip the torch.compile peer")
+    parser.add_argument("--after-foreign", action="store_true",
+                        help="put a small PyTorch kernel before each timed "
+                        "call and subtract its own time: no call overlaps "
+                        "the one before it (programmatic dependent launch)")
     args = parser.parse_args(argv)
     if args.render:
         with open(args.render) as f:
@@ -634,7 +667,7 @@ def main(argv=None) -> int:
         implementations = set(args.implementations.split(",")) \
             if args.implementations else None
         results = run(args.grid, args.out, args.budget, not args.no_compile,
-                      only, implementations)
+                      only, implementations, args.after_foreign)
     else:
         parser.error("give --grid and --out, or --render")
     table = markdown(results)

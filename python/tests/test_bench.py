@@ -170,3 +170,21 @@ def test_time_graph_replays_long_graphs_fewer_times():
     bench.time_graph(fake, lambda *a: None, [(1,)], reps=7,
                      replay_budget_s=10)
     assert fake.cuda.replays == 1 + 1 + 7
+
+
+def test_time_graph_puts_the_foreign_call_before_each_call():
+    # --after-foreign: the captured graph alternates the foreign call and
+    # the timed one; the warm-up before capture runs the timed one alone.
+    calls = []
+    fake = types.SimpleNamespace(cuda=_FakeCuda(0.0))
+    bench.time_graph(fake, lambda *a: calls.append(a), [(1,), (2,)],
+                     reps=3, min_calls=4, before=lambda: calls.append("f"))
+    assert calls == [(1,), (2,)] + ["f", (1,), "f", (2,)] * 2
+
+
+def test_after_foreign_runs_say_so_in_their_table():
+    results = {"grid": "decode", "device": "d", "torch": "t", "triton": "x",
+               "copy_gbs": 3000.0, "points": []}
+    assert "foreign kernel" not in bench.markdown(results)
+    results["after_foreign"] = True
+    assert "after a foreign kernel" in bench.markdown(results)
