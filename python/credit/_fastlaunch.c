@@ -171,8 +171,9 @@ static PyObject *launch(PyObject *self, PyObject *const *argv,
   if (loadDriver() != 0)
     return NULL;
   /* A thread that made no CUDA runtime call has no context bound, and
-   * the driver does not launch without one (the C++ call path binds the
-   * kernels' own; this launcher is not told the device). */
+   * the driver does not launch without one. This launcher is not told the
+   * device: the caller (credit.fastpath) binds the device's primary
+   * context on this error and launches again. */
   CUcontext context = NULL;
   if (getCurrentContext && getCurrentContext(&context) == CUDA_SUCCESS &&
       !context) {
