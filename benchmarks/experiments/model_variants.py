@@ -13,7 +13,8 @@ Profiles fitted on 2026-12-04 (twenty-first session) are in profiles/:
 h200-ow-2026-12-04.json (NO_RES=1, the special-function pipe off in the
 profile) and h200-ow-sfu1-2026-12-04.json (NO_RES=1 SFU1=1), both fitted
 on `merge costmodel-raw-partial-2026-12-04-run2.json OUT
-split-sweep-2026-12-04-run2.json split-sweep-2026-12-04-run3.json`.
+split-sweep-2026-12-04-run2.json split-sweep-2026-12-04-run3.json` (the
+first stored as `.json.xz`: `xz -dk` it first).
 
 `fit` copies targets/h200.json with OVERRIDES (a JSON object: the variant's
 profile keys, {"sfu_ops_per_us_per_sm": 1e12} to turn the special-function
