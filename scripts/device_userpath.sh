@@ -14,6 +14,9 @@
 #   suite  the GPU correctness suite ($TESTS, default test_correctness.py)
 #   sanitize  compute-sanitizer over the C++ call path's tests
 #   host   the host-cost benchmark alone
+#   host-ab  the host-cost benchmark with dependent launch on and off, on
+#          the C++ call path and on the C launcher (CREDIT_NATIVE=0): four
+#          runs, JSON each, and a table of CREDIT's time per call
 #   linear-ce  the fused linear cross-entropy benchmark alone
 #   user   the user-path tests (fast path, CUDA graphs, autograd and
 #          torch.compile, patching a Llama model, fused linear cross-entropy,
@@ -65,6 +68,31 @@ for part in ${PART:-user}; do
   elif [[ $part == host ]]; then
     timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
       2>&1 | tail -45 || status=1
+  elif [[ $part == host-ab ]]; then
+    k=0
+    for config in "sync 1" "sync 0" "0 1" "0 0"; do
+      read -r path dependent <<<"$config"
+      k=$((k + 1))
+      echo "== host run $k: CREDIT_NATIVE=$path CREDIT_DEPENDENT_LAUNCH=$dependent"
+      CREDIT_NATIVE=$path CREDIT_REQUIRE_NATIVE=$([[ $path == 0 ]] && echo 0 || echo 1) \
+        CREDIT_DEPENDENT_LAUNCH=$dependent timeout 100 python3 -m credit.hostbench \
+        --iters 60 --out "$LOGS/host-native$path-dependent$dependent.json" \
+        2>&1 | tail -1 || status=1
+    done
+    python3 - "$LOGS" <<'PY'
+import glob, json, sys
+runs = {}
+for name in sorted(glob.glob(sys.argv[1] + "/host-native*-dependent*.json")):
+    tag = name.rsplit("/", 1)[1][len("host-"):-len(".json")]
+    for p in json.load(open(name))["points"]:
+        key = (p["op"], p["m"], p["n"], p.get("grad"), p.get("backward"))
+        runs.setdefault(key, {})[tag] = p["credit_us"]
+tags = sorted({t for v in runs.values() for t in v})
+print("op m n grad backward |", " | ".join(tags), "(us per call)")
+for key, times in runs.items():
+    print(*key, "|", " | ".join(f"{times[t]:.2f}" if t in times else "-"
+                                for t in tags))
+PY
   elif [[ $part == sanitize ]]; then
     # The C++ call path's launches and autograd nodes under compute-sanitizer.
     for tool in memcheck racecheck synccheck; do
