@@ -9,8 +9,15 @@ LOGS=${OUT:-/tmp/credit-logs}
 mkdir -p "$LOGS"
 export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 if [[ ! -d $ROOT/artifacts/$1 && -f $ROOT/artifacts/$1.tar.xz ]]; then
-  tar -xJf "$ROOT/artifacts/$1.tar.xz" -C "$ROOT/artifacts" ||
-    echo "artifacts/$1.tar.xz does not unpack" >&2
+  # Unpacked aside and moved whole: a broken archive leaves no half library
+  # that a later call would take for the whole one.
+  unpacked=$(mktemp -d "$ROOT/artifacts/.unpack-XXXXXX")
+  if tar -xJf "$ROOT/artifacts/$1.tar.xz" -C "$unpacked" && [[ -d $unpacked/$1 ]]; then
+    mv "$unpacked/$1" "$ROOT/artifacts/$1"
+  else
+    echo "artifacts/$1.tar.xz does not unpack to a folder $1" >&2
+  fi
+  rm -rf "$unpacked"
 fi
 export CREDIT_ARTIFACTS="$ROOT/artifacts/$1"
 export CREDIT_CACHE_DIR=/tmp/credit-cache

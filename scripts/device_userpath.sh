@@ -69,11 +69,9 @@ for part in ${PART:-user}; do
     timeout 200 python3 -m credit.hostbench --breakdown --out "$LOGS/host.json" \
       2>&1 | tail -45 || status=1
   elif [[ $part == host-ab ]]; then
-    k=0
     for config in "sync 1" "sync 0" "0 1" "0 0"; do
       read -r path dependent <<<"$config"
-      k=$((k + 1))
-      echo "== host run $k: CREDIT_NATIVE=$path CREDIT_DEPENDENT_LAUNCH=$dependent"
+      echo "== CREDIT_NATIVE=$path CREDIT_DEPENDENT_LAUNCH=$dependent"
       CREDIT_NATIVE=$path CREDIT_REQUIRE_NATIVE=$([[ $path == 0 ]] && echo 0 || echo 1) \
         CREDIT_DEPENDENT_LAUNCH=$dependent timeout 100 python3 -m credit.hostbench \
         --iters 60 --out "$LOGS/host-native$path-dependent$dependent.json" \
