@@ -12,7 +12,9 @@ writes OUT/sweep.json. `time` checks each tiling against float64 and
 times it at M = 1, 4, 8, 32 (ROWS=comma-separated row counts for others) with the benchmark's CUDA-graph timing, then
 the compiler's own choice (tiling "default") and, where quack-kernels is
 installed and has the workload, Quack (tiling "quack"), on the same inputs
-in the same process.
+in the same process. AFTER_FOREIGN=1 times each call after a foreign
+kernel and subtracts that kernel's time, as `credit.bench --after-foreign`
+(2026-12-06, thirty-fifth session).
 """
 import json, os, pathlib, sys
 
@@ -61,7 +63,18 @@ def time(out, result):
     chosen = json.loads(pathlib.Path(out, "sweep.json").read_text())
     refs = bench._references()
     quack = bench._quack_peers()
+    foreign = (bench.foreign_kernel(torch)
+               if os.environ.get("AFTER_FOREIGN") == "1" else None)
+    foreign_us = (1e3 * bench.time_graph(torch, foreign, [()])
+                  if foreign else 0.0)
     rows = []
+
+    def save():
+        pathlib.Path(result).write_text(json.dumps(
+            {"device": torch.cuda.get_device_name(),
+             "after_foreign": bool(foreign), "foreign_us": foreign_us,
+             "rows": rows}, indent=1))
+
     for key, tilings in chosen.items():
         w, d, n = key.split("/")
         n = int(n)
@@ -75,17 +88,20 @@ def time(out, result):
                 timed.append(("quack", quack[w], None))
             for label, call, tiling in timed:
                 err, us = bench.check_and_time(torch, call, tiling, args, ref,
-                                               sets, d)
+                                               sets, d, before=foreign)
+                us = us - foreign_us if us is not None else None
                 rows.append({"workload": w, "dtype": d, "m": m, "n": n,
                              "tiling": label, "us": us, "error": err})
             best = min((r for r in rows[-len(timed):]
                         if r["us"] and r["tiling"] in tilings),
                        key=lambda r: r["us"])
-            print(f"{w} {m}x{n}: best {best['us']:.1f} us {best['tiling']}",
-                  flush=True)
+            default = rows[-len(timed):][len(tilings)]["us"]
+            print(f"{w} {m}x{n}: best {best['us']:.2f} us {best['tiling']}"
+                  f", default {default or float('nan'):.2f} us", flush=True)
             del sets, args
             torch.cuda.empty_cache()
-    pathlib.Path(result).write_text(json.dumps({"rows": rows}, indent=1))
+            save()
+    save()
 
 
 if __name__ == "__main__":

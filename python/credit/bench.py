@@ -332,11 +332,12 @@ def tolerance(dtype: str) -> float:
 
 def check_and_time(torch, fn, tiling: str | None, args, reference,
                    arg_sets, dtype: str, reps: int = 20,
-                   replay_budget_s: float | None = None
+                   replay_budget_s: float | None = None, before=None
                    ) -> tuple[float | str, float | None]:
     """`fn` launched with `tiling` forced (None: the compiler's choice):
     its error against `reference` on `args`, and its microseconds per call
-    over `arg_sets` (time_graph, with `reps` and `replay_budget_s`) where
+    over `arg_sets` (time_graph, with `reps`, `replay_budget_s` and
+    `before`; `before`'s own time is the caller's to subtract) where
     that error is within tolerance(dtype), else None. A call that raises
     gives its message in place of the error (for experiments that record
     and go on)."""
@@ -347,7 +348,8 @@ def check_and_time(torch, fn, tiling: str | None, args, reference,
             if not error < tolerance(dtype):
                 return error, None
             return error, 1e3 * time_graph(torch, fn, arg_sets, reps,
-                                           replay_budget_s=replay_budget_s)
+                                           replay_budget_s=replay_budget_s,
+                                           before=before)
     except Exception as failure:  # recorded by the caller
         return f"{type(failure).__name__}: {failure}"[:300], None
 

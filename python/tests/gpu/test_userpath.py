@@ -51,8 +51,13 @@ def test_launch_rule_switches_to_a_cluster_per_row_group(tmp_path,
     # resident cluster, a cluster kernel runs as one wave of clusters that
     # loop at 2 and as a cluster per row group at 3 or more, and is right
     # both ways.
+    # The shipped profile is the repository's (the wheel's credit-opt has
+    # it built in): where the tests run outside a checkout, skipped.
     root = pathlib.Path(__file__).resolve().parents[3]
-    profile = json.loads((root / "targets" / "h200.json").read_text())
+    source = root / "targets" / "h200.json"
+    if not source.is_file():
+        pytest.skip(f"{source} is not there: the tests run outside a checkout")
+    profile = json.loads(source.read_text())
     profile["row_group_launch"] = {"min_share": 3, "min_ctas_per_sm": 1}
     path = tmp_path / "profile.json"
     path.write_text(json.dumps(profile))
