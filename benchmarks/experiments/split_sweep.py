@@ -15,6 +15,19 @@ installed and has the workload, Quack (tiling "quack"), on the same inputs
 in the same process. AFTER_FOREIGN=1 times each call after a foreign
 kernel and subtracts that kernel's time, as `credit.bench --after-foreign`
 (2026-12-06, thirty-fifth session).
+
+sweeps/under-quack-2026-12-06.json is the sweep of the decode points under
+Quack on an H100 with each call after a foreign kernel (RESULTS.md,
+2026-12-06, thirty-fifth session) and of softmax 64 x 262144, built but
+not yet timed:
+
+    SWEEP=../benchmarks/experiments/sweeps/under-quack-2026-12-06.json \
+      python ../benchmarks/experiments/split_sweep.py build ../artifacts/sw
+    # GPU, carrying artifacts/sw (11 MB) and, for Quack in the same
+    # process, the wheels and install of scripts/quack_site.sh:
+    source scripts/device_env.sh sw && cd python && AFTER_FOREIGN=1 \
+      ROWS=4,8,32,64 python ../benchmarks/experiments/split_sweep.py time \
+      ../artifacts/sw $OUT/sweep-af.json
 """
 import json, os, pathlib, sys
 
