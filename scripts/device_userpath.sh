@@ -16,7 +16,7 @@
 #   host   the host-cost benchmark alone
 #   host-ab  the host-cost benchmark with dependent launch on and off, on
 #          the C++ call path and on the C launcher (CREDIT_NATIVE=0): four
-#          runs, JSON each, and a table of CREDIT's time per call
+#          runs, JSON each, and a table of CREDIT's time over the eager op's
 #   linear-ce  the fused linear cross-entropy benchmark alone
 #   user   the user-path tests (fast path, CUDA graphs, autograd and
 #          torch.compile, patching a Llama model, fused linear cross-entropy,
@@ -77,19 +77,25 @@ for part in ${PART:-user}; do
         --iters 60 --out "$LOGS/host-native$path-dependent$dependent.json" \
         2>&1 | tail -1 || status=1
     done
+    # CREDIT's time over the eager op's in the same run: the host's speed
+    # drifts between runs (the eager op by up to half, 2026-12-06), so
+    # absolute times of different runs do not compare.
     python3 - "$LOGS" <<'PY'
-import glob, json, sys
+import glob, json, math, sys
 runs = {}
 for name in sorted(glob.glob(sys.argv[1] + "/host-native*-dependent*.json")):
     tag = name.rsplit("/", 1)[1][len("host-"):-len(".json")]
     for p in json.load(open(name))["points"]:
         key = (p["op"], p["m"], p["n"], p.get("grad"), p.get("backward"))
-        runs.setdefault(key, {})[tag] = p["credit_us"]
+        runs.setdefault(key, {})[tag] = p["credit_us"] / p["eager_us"]
 tags = sorted({t for v in runs.values() for t in v})
-print("op m n grad backward |", " | ".join(tags), "(us per call)")
-for key, times in runs.items():
-    print(*key, "|", " | ".join(f"{times[t]:.2f}" if t in times else "-"
+print("op m n grad backward |", " | ".join(tags), "(CREDIT / eager)")
+for key, ratios in runs.items():
+    print(*key, "|", " | ".join(f"{ratios[t]:.3f}" if t in ratios else "-"
                                 for t in tags))
+logs = {t: [math.log(r[t]) for r in runs.values() if t in r] for t in tags}
+print("geomean |", " | ".join(f"{math.exp(sum(v) / len(v)):.3f}"
+                              for v in logs.values()))
 PY
   elif [[ $part == sanitize ]]; then
     # The C++ call path's launches and autograd nodes under compute-sanitizer.
