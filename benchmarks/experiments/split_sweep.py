@@ -18,8 +18,9 @@ kernel and subtracts that kernel's time, as `credit.bench --after-foreign`
 
 sweeps/under-quack-2026-12-06.json is the sweep of the decode points under
 Quack on an H100 with each call after a foreign kernel (RESULTS.md,
-2026-12-06, thirty-fifth session) and of softmax 64 x 262144, built but
-not yet timed:
+2026-12-06, thirty-fifth session) and of softmax 64 x 262144, timed with
+Quack on an H100 on 2026-12-07 (split-sweep-2026-12-07-run1.json; RESULTS.md,
+thirty-sixth session):
 
     SWEEP=../benchmarks/experiments/sweeps/under-quack-2026-12-06.json \
       python ../benchmarks/experiments/split_sweep.py build ../artifacts/sw
