@@ -231,30 +231,19 @@ func.func @staged_async_narrow(%x: memref<?x2047xbf16>, %o: memref<?x2047xbf16>)
 
 // Column sums (per-row-block partials) stay in registers across the
 // cluster's rows and are written once; rows that do not fill the last
-// sweep are masked. The row's loads are unconditional: a chunk past the
-// row's end reads the first vector and keeps zero, and a masked sum keeps
-// its old value, through bitwise operations on a mask (no select, so no
-// predicate per chunk live across the loop).
+// sweep are masked.
 
 // CHECK-LABEL: module attributes {credit.kernels = {colsum_f32_n1000_c2t64e8 = {
 // CHECK-SAME: clusters = "p * clusters_per_row"
 // CHECK: gpu.func
 // CHECK: %{{.*}} = scf.for {{.*}} iter_args
-// CHECK-NOT: scf.if
-// CHECK: %[[OUT:.*]] = arith.cmpi slt
-// CHECK: %[[ONE:.*]] = arith.extui %[[OUT]] : i1 to i32
-// CHECK: llvm.inline_asm {{.*}}"neg.s32 $0, $1;", "=r,r" %[[ONE]]
-// CHECK-NOT: scf.if
-// CHECK: vector.load
-// CHECK-NOT: arith.select
-// CHECK: arith.andi {{.*}} : vector<4xi32>
-// CHECK: arith.addf {{.*}} : vector<4xf32>
-// CHECK-NOT: arith.select
-// CHECK: arith.andi {{.*}} : vector<4xi32>
-// CHECK: arith.ori {{.*}} : vector<4xi32>
-// CHECK: scf.yield
+// CHECK: arith.cmpi slt
 // CHECK: scf.if
-// CHECK-NEXT: vector.store
+// CHECK: vector.load
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK: arith.select {{.*}} : vector<4xf32>
+// CHECK: scf.yield
+// CHECK: vector.store
 func.func @colsum(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
   %r = credit.rowwise "colsum" ins(%x : tensor<?x1000xf32>) colsum_outs(%c : tensor<8x1000xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 64, vector = 4, elems = 8>}

@@ -170,28 +170,8 @@ private:
   /// Views of the staged row inputs in dynamic shared memory.
   void createStagedViews();
   ChunkPosition getChunkPosition(Value sweep, int64_t chunk, Value rowValid);
-  /// How a vector load skips the lanes that are not valid.
-  enum class Masking {
-    /// The lane reads the view's first vector (every masked caller's view
-    /// has one) and keeps zero (selectValid): the load is unconditional.
-    Select,
-    /// The load is branched around: for loads a sweep or a row ahead of
-    /// their use (before the row loop, a select would wait there for its
-    /// load and so delay the first row's loads).
-    Branch,
-  };
   /// A vector load that yields zeros where `valid` is false.
-  Value loadVector(Value view, Value index, Type element, Value valid,
-                   Masking masking = Masking::Select);
-  /// `valid ? onTrue : onFalse` for a chunk's validity (an i1), as bitwise
-  /// operations on an all-ones-or-zero mask that LLVM cannot turn back into
-  /// a select. A select needs its condition in a predicate register, and a
-  /// chunk's validity is loop-invariant: with a predicate per chunk live
-  /// across the row loop, more than the 7 of a thread, ptxas spilled them
-  /// and issued the row's loads one round trip after another (rmsnorm f32
-  /// 57520 c8 t256 e32: eight, 1.8x slower). Masks live in ordinary
-  /// registers. Floats, vectors of them, and indices.
-  Value selectValid(Value valid, Value onTrue, Value onFalse);
+  Value loadVector(Value view, Value index, Type element, Value valid);
   void storeVector(Value value, Value view, Value index, Value valid);
   /// Extends float vectors to f32.
   Value toComputeType(Value value);
@@ -235,8 +215,7 @@ private:
   /// Broadcast input `input`'s vector at `pos` from global memory, in its
   /// storage type; zeros outside the row or where `valid` (if given) is
   /// false.
-  Value loadBroadcast(unsigned input, const ChunkPosition &pos, Value valid,
-                      Masking masking = Masking::Select);
+  Value loadBroadcast(unsigned input, const ChunkPosition &pos, Value valid);
   /// Rewrites the regions' compares of a column with a value `t` into
   /// compares of the column's constant lanes with `t - base`: one value per
   /// thread instead of one register per element (which LLVM hoists out of
