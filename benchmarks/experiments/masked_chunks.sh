@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# GPU machine, one call (about 8 minutes): what masked_chunks.diff needs to
-# land. Libraries built on the CPU, OLD from main and NEW with the diff
+# GPU machine: what masked_chunks.diff needs to land. Its timeouts add up
+# to more than one call's 600 s: where the machine is slow, run the timing
+# part (st, odd) and the correctness part (suite, memcheck, A/B) as two
+# calls on the still-warm machine. Libraries built on the CPU, OLD from main and NEW with the diff
 # applied, carried as artifacts/dev/NAME.tar.xz (unpacked here):
 #   cd python
 #   CREDIT_OPT=... python ../benchmarks/experiments/default_library.py ../artifacts/abOLD   (and abNEW)
