@@ -36,7 +36,7 @@ the 16-CTA tilings jump from 7 to 8 rows) probes clusters stacked in a
 GPC: 16-CTA tilings against 8-CTA and split ones at rmsnorm bf16 N =
 128256, 151936, softmax bf16 262144 and the f32 rmsnorm 57520 whose c8
 t256 e32 and t128 e60 measured 1.8x slower than c8 t512 e16 (COSTMODEL.md,
-2026-12-07). Time it at ROWS=4,6,7,8,9,10,12, 14,15,16: a 16-CTA tiling
+2026-12-07). Time it at ROWS=4,6,7,8,9,10,12,14,15,16: a 16-CTA tiling
 that jumps from M = 7 to 8 (where 8 clusters of 16 no longer fit in the
 GPCs at one CTA per SM) confirms the stacking.
 """
