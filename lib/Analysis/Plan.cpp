@@ -585,6 +585,18 @@ std::optional<KernelPlan> mlir::credit::buildPlan(RowwiseOp op,
     return fail(llvm::formatv("the tiling covers {0} elements of a row, but "
                               "N = {1}",
                               plan.slice * plan.ctasPerRow, plan.n));
+  if (plan.slice * plan.ctasPerRow != plan.n) {
+    // Chunk c of the last sweep holds elements [c, c + 1) * perChunk of
+    // what is left of the row there; the chunks that `left` fills for
+    // every thread are never masked.
+    int64_t left = plan.n - (plan.ctasPerRow - 1) * plan.slice -
+                   (plan.sweeps - 1) * plan.threadsPerRow * plan.elems;
+    int64_t perChunk = plan.threadsPerRow * plan.vector;
+    plan.maskedChunks =
+        plan.chunks - std::clamp<int64_t>(left / perChunk, 0, plan.chunks);
+  }
+  plan.integerMasks = plan.staging == Staging::Registers &&
+                      plan.maskedChunks > kMostBranchedChunks;
 
   // Shared memory.
   int64_t perStage = 2 * plan.numStages * plan.stageWidth;

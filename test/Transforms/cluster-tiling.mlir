@@ -231,10 +231,12 @@ func.func @staged_async_narrow(%x: memref<?x2047xbf16>, %o: memref<?x2047xbf16>)
 
 // Column sums (per-row-block partials) stay in registers across the
 // cluster's rows and are written once; rows that do not fill the last
-// sweep are masked.
+// sweep are masked: with one chunk that may lie past the row's end, by a
+// branch around its load and a select.
 
 // CHECK-LABEL: module attributes {credit.kernels = {colsum_f32_n1000_c2t64e8 = {
 // CHECK-SAME: clusters = "p * clusters_per_row"
+// CHECK-SAME: integer_masks = false, masked_chunks = 1
 // CHECK: gpu.func
 // CHECK: %{{.*}} = scf.for {{.*}} iter_args
 // CHECK: arith.cmpi slt
@@ -247,6 +249,46 @@ func.func @staged_async_narrow(%x: memref<?x2047xbf16>, %o: memref<?x2047xbf16>)
 func.func @colsum(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
   %r = credit.rowwise "colsum" ins(%x : tensor<?x1000xf32>) colsum_outs(%c : tensor<8x1000xf32>)
       attributes {tiling = #credit.tiling<cluster = 2, threads = 64, vector = 4, elems = 8>}
+    reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
+    epilogue (%j: index, %v: f32, %m: f32) {
+      %d = arith.subf %v, %m : f32
+      credit.yield %d : f32
+    }
+  return %r : tensor<8x1000xf32>
+}
+
+// -----
+
+// The same with seven chunks that may lie past the row's end (slices of
+// 896, 104 elements left for the last CTA's 7 chunks of 128): the masks
+// are integers (KernelPlan::integerMasks). The row's loads are
+// unconditional, a masked chunk reading the first vector and keeping zero,
+// and a masked column sum keeps its old value, through bitwise operations
+// on an all-ones-or-zero mask: no select, so no predicate per chunk live
+// across the loop.
+
+// CHECK-LABEL: module attributes {credit.kernels = {colsum_masked_f32_n1000_c2t32e28 = {
+// CHECK-SAME: integer_masks = true, masked_chunks = 7
+// CHECK: gpu.func
+// CHECK: %{{.*}} = scf.for {{.*}} iter_args
+// CHECK-NOT: scf.if
+// CHECK: %[[OUT:.*]] = arith.cmpi slt
+// CHECK: %[[ONE:.*]] = arith.extui %[[OUT]] : i1 to i32
+// CHECK: llvm.inline_asm {{.*}}"neg.s32 $0, $1;", "=r,r" %[[ONE]]
+// CHECK-NOT: scf.if
+// CHECK: vector.load
+// CHECK-NOT: arith.select
+// CHECK: arith.andi {{.*}} : vector<4xi32>
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK-NOT: arith.select
+// CHECK: arith.andi {{.*}} : vector<4xi32>
+// CHECK: arith.ori {{.*}} : vector<4xi32>
+// CHECK: scf.yield
+// CHECK: scf.if
+// CHECK-NEXT: vector.store
+func.func @colsum_masked(%x: tensor<?x1000xf32>, %c: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
+  %r = credit.rowwise "colsum_masked" ins(%x : tensor<?x1000xf32>) colsum_outs(%c : tensor<8x1000xf32>)
+      attributes {tiling = #credit.tiling<cluster = 2, threads = 32, vector = 4, elems = 28>}
     reduce [max] (%j: index, %v: f32) { credit.yield %v : f32 }
     epilogue (%j: index, %v: f32, %m: f32) {
       %d = arith.subf %v, %m : f32

@@ -360,6 +360,31 @@ TEST_F(PlanTest, SweepsPairUpInTheLoop) {
   expectSweeps(softmax, tiling(1, 96, 4, 4, Staging::Reread), 11, 2);
 }
 
+TEST_F(PlanTest, ChunksPastTheRowsEndAreCounted) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  auto expectMasked = [&](TilingAttr t, int64_t masked, bool integer) {
+    std::optional<KernelPlan> plan = buildPlan(op, t, target);
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(plan->maskedChunks, masked);
+    EXPECT_EQ(plan->integerMasks, integer);
+  };
+  // 4 CTAs of 1024 cover N = 4096 exactly: nothing is masked.
+  expectMasked(tiling(4, 256, 4, 4), 0, false);
+  // 3 x 1536: the last CTA has 1024 of its 6 chunks of 256; the first 4
+  // are full for every thread.
+  expectMasked(tiling(3, 64, 4, 24), 2, false);
+  // 3 x 1792: 512 left for 14 chunks of 128, 4 full, 10 masked, more than
+  // a thread keeps predicates for: integer masks.
+  expectMasked(tiling(3, 32, 4, 56), 10, true);
+  // 3 x 1408 (11 chunks of 128): 1280 left, 10 full, 1 masked.
+  expectMasked(tiling(3, 32, 4, 44), 1, false);
+  // Shared staging, 2 sweeps of 1024 per 2048-element slice of 3 CTAs:
+  // the last CTA's last sweep lies wholly past the end (4096 - 2 x 2048 -
+  // 1024 < 0), all 8 chunks masked; its masks stay branches and selects.
+  expectMasked(tiling(3, 32, 4, 32, Staging::Shared), 8, false);
+}
+
 TEST_F(PlanTest, MixedStagingKeepsTheLastInputInRegisters) {
   RowwiseOp op = parse(kTwoInputs);
   ASSERT_TRUE(op);

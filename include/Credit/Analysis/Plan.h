@@ -50,6 +50,11 @@ llvm::StringRef stringifyOccupancyLimit(OccupancyLimit limit);
 /// into unbounded straight-line code.
 constexpr int64_t kMaxChunksPerSweep = 128;
 
+/// The most chunks that may lie past the row's end whose loads are branched
+/// around and whose reductions select (KernelPlan::integerMasks): a thread
+/// has 7 predicate registers, and the row loop and its exchange hold some.
+constexpr int64_t kMostBranchedChunks = 5;
+
 struct KernelPlan {
   TilingAttr tiling;
 
@@ -200,6 +205,21 @@ struct KernelPlan {
   /// keep every chunk's values live from the first pass (mixed staging,
   /// whose one sweep is too long to keep them).
   bool recomputeExponentials = false;
+  /// Chunks of a thread's sweep that may lie past the row's end: those
+  /// that the last CTA's last sweep does not fill for every thread (zero
+  /// where the CTAs cover the row exactly).
+  int64_t maskedChunks = 0;
+  /// A masked chunk's load and the reductions and column sums over it go
+  /// through an all-ones-or-zero integer mask instead of a branch and a
+  /// select: registers staging with more than kMostBranchedChunks masked
+  /// chunks. Branches and selects take a predicate register per chunk,
+  /// live across the row loop, and a thread has 7: with more, ptxas
+  /// spilled them and issued the row's loads one round trip after another
+  /// (rmsnorm f32 8 x 57520 c8 t256 e32, eight masked chunks: 1.96x faster
+  /// with masks). With few, the masks cost more than they save (H200,
+  /// 2026-12-07: 1-5 masked chunks 0.69-1.10x, geomean 0.97x; 6 or more
+  /// 1.33x over 58 timings), and so they do with shared staging (0.73-1.12x).
+  bool integerMasks = false;
   int64_t ctasPerSM = 0;
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
   /// Resident warps over the SM's maximum.

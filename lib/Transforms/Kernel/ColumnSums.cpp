@@ -35,8 +35,7 @@ void KernelEmitter::accumulateColumnSum(RowState &state, unsigned q,
   if (columnSumsInRegisters()) {
     Value &sum = sums[q * plan.chunks + chunk];
     Value added = arith::AddFOp::create(b, loc, sum, value);
-    sum = pos.valid ? arith::SelectOp::create(b, loc, pos.valid, added, sum)
-                    : added;
+    sum = pos.valid ? selectValid(pos.valid, added, sum) : added;
     return;
   }
   Value at = add(mul(rowGroup, index(plan.n)), pos.column);

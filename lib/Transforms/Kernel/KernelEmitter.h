@@ -170,8 +170,29 @@ private:
   /// Views of the staged row inputs in dynamic shared memory.
   void createStagedViews();
   ChunkPosition getChunkPosition(Value sweep, int64_t chunk, Value rowValid);
+  /// How a vector load skips the lanes that are not valid.
+  enum class Masking {
+    /// With the plan's integer masks (KernelPlan::integerMasks), the lane
+    /// reads the view's first vector (every masked caller's view has one)
+    /// and keeps zero (selectValid): the load is unconditional. Without,
+    /// as Branch.
+    Select,
+    /// The load is branched around: for loads a sweep or a row ahead of
+    /// their use (before the row loop, a select would wait there for its
+    /// load and so delay the first row's loads).
+    Branch,
+  };
   /// A vector load that yields zeros where `valid` is false.
-  Value loadVector(Value view, Value index, Type element, Value valid);
+  Value loadVector(Value view, Value index, Type element, Value valid,
+                   Masking masking = Masking::Select);
+  /// `valid ? onTrue : onFalse` for a chunk's validity (an i1). With the
+  /// plan's integer masks, bitwise operations on an all-ones-or-zero mask
+  /// that LLVM cannot turn back into a select: a select needs its
+  /// condition in a predicate register, and a chunk's validity is
+  /// loop-invariant, so each masked chunk would keep one live across the
+  /// row loop (KernelPlan::integerMasks). Otherwise a select. Floats,
+  /// vectors of them, and indices.
+  Value selectValid(Value valid, Value onTrue, Value onFalse);
   void storeVector(Value value, Value view, Value index, Value valid);
   /// Extends float vectors to f32.
   Value toComputeType(Value value);
@@ -215,7 +236,8 @@ private:
   /// Broadcast input `input`'s vector at `pos` from global memory, in its
   /// storage type; zeros outside the row or where `valid` (if given) is
   /// false.
-  Value loadBroadcast(unsigned input, const ChunkPosition &pos, Value valid);
+  Value loadBroadcast(unsigned input, const ChunkPosition &pos, Value valid,
+                      Masking masking = Masking::Select);
   /// Rewrites the regions' compares of a column with a value `t` into
   /// compares of the column's constant lanes with `t - base`: one value per
   /// thread instead of one register per element (which LLVM hoists out of

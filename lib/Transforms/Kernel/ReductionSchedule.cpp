@@ -170,8 +170,7 @@ Value KernelEmitter::createChunkSum(ArrayRef<Value> chunks,
     Value partial = vector::ReductionOp::create(
         b, loc, vector::CombiningKind::ADD, term ? term(chunk) : chunk);
     Value added = arith::AddFOp::create(b, loc, sum, partial);
-    sum = chunkValid ? arith::SelectOp::create(b, loc, chunkValid, added, sum)
-                     : added;
+    sum = chunkValid ? selectValid(chunkValid, added, sum) : added;
   }
   return sum;
 }
@@ -258,8 +257,7 @@ SmallVector<Value> KernelEmitter::emitStage(unsigned stage, RowState &state,
           kind == CombinerKind::AddExp
               ? Value(arith::AddFOp::create(b, loc, acc, partial))
               : createCombine(b, loc, kind, acc, partial);
-      return valid ? arith::SelectOp::create(b, loc, valid, combined, acc)
-                   : combined;
+      return valid ? selectValid(valid, combined, acc) : combined;
     };
     // Every entry but addexp combines chunk by chunk; addexp needs the
     // sweep's maximum first, so the exponents and weights of its chunks

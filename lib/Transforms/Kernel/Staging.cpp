@@ -80,7 +80,7 @@ ChunkPosition KernelEmitter::getChunkPosition(Value sweep, int64_t chunk,
 }
 
 Value KernelEmitter::loadVector(Value view, Value position, Type element,
-                                Value valid) {
+                                Value valid, Masking masking) {
   VectorType type = vectorOf(element);
   int64_t align = alignmentOf(element);
   auto load = [&](OpBuilder &builder, Location l) -> Value {
@@ -88,19 +88,81 @@ Value KernelEmitter::loadVector(Value view, Value position, Type element,
                                   /*nontemporal=*/false,
                                   llvm::MaybeAlign(align));
   };
+  auto zero = [&](OpBuilder &builder, Location l) -> Value {
+    return arith::ConstantOp::create(builder, l, type,
+                                     builder.getZeroAttr(type));
+  };
   if (!valid)
     return load(b, loc);
+  if (masking == Masking::Select && plan.integerMasks) {
+    position = selectValid(valid, position, index(0));
+    return selectValid(valid, load(b, loc), zero(b, loc));
+  }
   auto ifOp = scf::IfOp::create(
       b, loc, valid,
       [&](OpBuilder &builder, Location l) {
         scf::YieldOp::create(builder, l, load(builder, l));
       },
       [&](OpBuilder &builder, Location l) {
-        Value zero = arith::ConstantOp::create(builder, l, type,
-                                               builder.getZeroAttr(type));
-        scf::YieldOp::create(builder, l, zero);
+        scf::YieldOp::create(builder, l, zero(builder, l));
       });
   return ifOp.getResult(0);
+}
+
+Value KernelEmitter::selectValid(Value valid, Value onTrue, Value onFalse) {
+  if (!plan.integerMasks)
+    return arith::SelectOp::create(b, loc, valid, onTrue, onFalse);
+  // All ones where valid: 0 - zext(valid), negated in inline assembly that
+  // LLVM cannot look through.
+  Value one = arith::ExtUIOp::create(b, loc, b.getI32Type(), valid);
+  Value mask =
+      LLVM::InlineAsmOp::create(
+          b, loc, b.getI32Type(), ValueRange{one}, "neg.s32 $0, $1;", "=r,r",
+          /*has_side_effects=*/false, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr())
+          .getResult(0);
+  Type type = onTrue.getType();
+  if (type.isIndex()) {
+    Value wide = arith::IndexCastOp::create(b, loc, type, mask);
+    Value kept = arith::AndIOp::create(b, loc, onTrue, wide);
+    Value other = arith::AndIOp::create(
+        b, loc, onFalse,
+        arith::XOrIOp::create(b, loc, wide,
+                              arith::ConstantIndexOp::create(b, loc, -1)));
+    return arith::OrIOp::create(b, loc, kept, other);
+  }
+  // The value's bits as words of 32 bits, or of 16 for one 16-bit float.
+  auto vector = dyn_cast<VectorType>(type);
+  Type element = vector ? vector.getElementType() : type;
+  int64_t bits =
+      (vector ? vector.getNumElements() : 1) * element.getIntOrFloatBitWidth();
+  Type word = bits % 32 == 0 ? b.getI32Type() : b.getI16Type();
+  int64_t words = bits / word.getIntOrFloatBitWidth();
+  Type wordsType =
+      vector || words > 1 ? Type(VectorType::get({words}, word)) : word;
+  auto asWords = [&](Value value) -> Value {
+    if (vector)
+      return vector::BitCastOp::create(b, loc, cast<VectorType>(wordsType),
+                                       value);
+    return arith::BitcastOp::create(b, loc, wordsType, value);
+  };
+  if (!word.isInteger(32))
+    mask = arith::TruncIOp::create(b, loc, word, mask);
+  Value ones =
+      arith::ConstantOp::create(b, loc, word, b.getIntegerAttr(word, -1));
+  Value notMask = arith::XOrIOp::create(b, loc, mask, ones);
+  if (auto wordsVector = dyn_cast<VectorType>(wordsType)) {
+    mask = vector::BroadcastOp::create(b, loc, wordsVector, mask);
+    notMask = vector::BroadcastOp::create(b, loc, wordsVector, notMask);
+  }
+  Value picked = arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, asWords(onTrue), mask),
+      arith::AndIOp::create(b, loc, asWords(onFalse), notMask));
+  if (vector)
+    return vector::BitCastOp::create(b, loc, vector, picked);
+  return arith::BitcastOp::create(b, loc, type, picked);
 }
 
 void KernelEmitter::storeVector(Value value, Value view, Value position,
@@ -240,7 +302,7 @@ void KernelEmitter::loadBroadcastRegisters() {
     for (int64_t chunk = 0; chunk < plan.chunks; ++chunk) {
       ChunkPosition pos = getChunkPosition(index(0), chunk, Value());
       Value raw = loadVector(broadcastViews[i], pos.column,
-                             elementTypeOf(input), pos.valid);
+                             elementTypeOf(input), pos.valid, Masking::Branch);
       loaded.push_back(keepInRegisters(raw));
     }
     broadcastRegisters.push_back(loaded);
@@ -342,17 +404,18 @@ Value KernelEmitter::getBroadcast(RowState &state, unsigned input,
 }
 
 Value KernelEmitter::loadBroadcast(unsigned input, const ChunkPosition &pos,
-                                   Value valid) {
+                                   Value valid, Masking masking) {
   return loadVector(broadcastViews[input], pos.column,
                     elementTypeOf(op.getBroadcasts()[input]),
-                    andOf(pos.inRange, valid));
+                    andOf(pos.inRange, valid), masking);
 }
 
 SmallVector<Value> KernelEmitter::loadPrefetched(const ChunkPosition &pos,
                                                  Value valid) {
   unsigned inputs = op.getInputs().size();
   return llvm::map_to_vector(getPrefetchedArgs(op, plan), [&](unsigned arg) {
-    return loadBroadcast(arg - 1 - inputs, pos, valid);
+    // Loaded a sweep ahead of their use (or before the loop): branched.
+    return loadBroadcast(arg - 1 - inputs, pos, valid, Masking::Branch);
   });
 }
 
