@@ -217,8 +217,9 @@ struct KernelPlan {
   /// spilled them and issued the row's loads one round trip after another
   /// (rmsnorm f32 8 x 57520 c8 t256 e32, eight masked chunks: 1.96x faster
   /// with masks). With few, the masks cost more than they save (H200,
-  /// 2026-12-07: 1-5 masked chunks 0.69-1.10x, geomean 0.97x; 6 or more
-  /// 1.33x over 58 timings), and so they do with shared staging (0.73-1.12x).
+  /// 2026-12-07: 1-5 masked chunks 0.69-1.10x, geomean 0.98x over 32
+  /// timings; 6 or more 1.33x over 58), and so they do with shared staging
+  /// (0.73-1.12x).
   bool integerMasks = false;
   int64_t ctasPerSM = 0;
   OccupancyLimit occupancyLimit = OccupancyLimit::Threads;
