@@ -25,6 +25,14 @@ costmodel-raw-2026-12-05-run1.json and costmodel-2026-12-05-run1.json: 360
 touched candidates at 54 points, 583 kernels with the anchors. `build`
 compiles CANDIDATES into the library OUT with a copy of the list;
 `measure` then times the points of the listed ops only.
+
+    python ../benchmarks/experiments/costmodel_subset.py rescale RAW PAIRS OUT
+
+`rescale` writes RAW with each touched candidate that PAIRS (a
+pairs_sweep.py A/B: {"odd": {"old": rows, "new": rows}}, as in
+masked-chunks-2026-12-07-run1.json) timed at the same point multiplied by
+its new / old time there (`codegen_scale`): a first look before the whole
+set is measured again (COSTMODEL.md, thirty-eighth session).
 """
 import collections, json, os, pathlib, re, sys
 
@@ -96,6 +104,29 @@ def build(candidates_path, out):
     return status
 
 
+def rescale(raw_path, pairs_path, out):
+    raw = json.loads(pathlib.Path(raw_path).read_text())
+    pairs = json.loads(pathlib.Path(pairs_path).read_text())["odd"]
+    key = lambda r: (r["workload"], r["dtype"], r["m"], r["n"], r["tiling"])
+    old = {key(r): r["us"] for r in pairs["old"]}
+    new = {key(r): r["us"] for r in pairs["new"]}
+    scaled = 0
+    for point in raw["points"]:
+        for c in point["candidates"]:
+            k = key(dict(point, tiling=c["tiling"]))
+            if (k in old and k in new and "measured_us" in c and
+                    masked_chunks(c["tiling"], point["n"]) >
+                    MOST_BRANCHED_CHUNKS):
+                c["codegen_scale"] = round(new[k] / old[k], 4)
+                c["measured_us"] *= new[k] / old[k]
+                scaled += 1
+    raw["merged_from"] = raw.get("merged_from", []) + [
+        f"{pairs_path}: touched candidates times their new / old ratio"]
+    pathlib.Path(out).write_text(json.dumps(raw, separators=(",", ":")))
+    print(f"{scaled} candidates rescaled")
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    sys.exit(select(*args) if command == "select" else build(*args))
+    sys.exit({"select": select, "build": build,
+              "rescale": rescale}[command](*args))
