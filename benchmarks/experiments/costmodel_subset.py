@@ -88,20 +88,10 @@ def select(raw_path, eval_path, changed_path, candidates_path):
 
 
 def build(candidates_path, out):
-    from credit.build import build as build_requests
-    from credit.compiler import Request
-    from credit.workloads import WORKLOADS
-    listed = json.loads(pathlib.Path(candidates_path).read_text())
-    requests = []
-    for key, tilings in listed.items():
-        workload, dtype, n = key.split("/")
-        requests += [Request(workload, dtype, int(n), 0,
-                             WORKLOADS[workload].eps, 64, t)
-                     for t in tilings]
-    status = build_requests(requests, out, os.cpu_count() or 2, "bin")
-    pathlib.Path(out, "candidates.json").write_text(
-        json.dumps(listed, indent=1) + "\n")
-    return status
+    from credit import costmodel
+    return costmodel.build_candidates(
+        json.loads(pathlib.Path(candidates_path).read_text()), out,
+        os.cpu_count() or 2)
 
 
 def rescale(raw_path, pairs_path, out):

@@ -20,24 +20,16 @@ import sys
 
 def build(out):
     from credit import costmodel
-    from credit.build import build as build_requests
-    from credit.compiler import Request
-    from credit.workloads import WORKLOADS
     ops = sorted({p.op for p in costmodel.points()})
     listed = costmodel.predict([(w, d, n, None) for w, d, n in ops])
-    candidates, requests = {}, []
+    candidates = {}
     for (w, d, n), result in zip(ops, listed):
         tilings = [t for t in result["candidates"] if "mixed" in t]
-        if not tilings:
-            continue
-        candidates[f"{w}/{d}/{n}"] = tilings
-        requests += [Request(w, d, n, 0, WORKLOADS[w].eps, 64, t)
-                     for t in tilings]
-    print(f"{len(candidates)} ops, {len(requests)} mixed candidates")
-    status = build_requests(requests, out, os.cpu_count() or 2, "bin")
-    pathlib.Path(out, "candidates.json").write_text(
-        json.dumps(candidates, indent=1) + "\n")
-    return status
+        if tilings:
+            candidates[f"{w}/{d}/{n}"] = tilings
+    print(f"{len(candidates)} ops, "
+          f"{sum(map(len, candidates.values()))} mixed candidates")
+    return costmodel.build_candidates(candidates, out, os.cpu_count() or 2)
 
 
 def merge(run10, raw, merged):

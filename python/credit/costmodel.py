@@ -229,19 +229,26 @@ def _compact(data) -> str:
 def build(out: str, jobs: int) -> int:
     """Compiles every candidate of every point into the library `out` and
     writes out/candidates.json ({"workload/dtype/n": [tiling, ...]})."""
-    from .build import build as build_requests
     ops = sorted({p.op for p in points()})
     start = time.time()
     listed = predict([(w, d, n, None) for w, d, n in ops])
-    candidates = {}
+    candidates = {f"{w}/{d}/{n}": list(result["candidates"])
+                  for (w, d, n), result in zip(ops, listed)}
+    print(f"{len(ops)} ops, {sum(map(len, candidates.values()))} candidate "
+          f"kernels ({time.time() - start:.1f} s to enumerate)", flush=True)
+    return build_candidates(candidates, out, jobs)
+
+
+def build_candidates(candidates: dict[str, list[str]], out: str,
+                     jobs: int) -> int:
+    """Compiles `candidates` ({"workload/dtype/n": [tiling, ...]}) into the
+    library `out` and writes out/candidates.json, what `measure` times."""
+    from .build import build as build_requests
     requests = []
-    for (w, d, n), result in zip(ops, listed):
-        tilings = list(result["candidates"])
-        candidates[f"{w}/{d}/{n}"] = tilings
-        requests += [Request(w, d, n, 0, WORKLOADS[w].eps, 64, t)
+    for key, tilings in candidates.items():
+        w, d, n = key.split("/")
+        requests += [Request(w, d, int(n), 0, WORKLOADS[w].eps, 64, t)
                      for t in tilings]
-    print(f"{len(ops)} ops, {len(requests)} candidate kernels "
-          f"({time.time() - start:.1f} s to enumerate)", flush=True)
     status = build_requests(requests, out, jobs, "bin")
     pathlib.Path(out, "candidates.json").write_text(
         json.dumps(candidates, indent=1) + "\n")
