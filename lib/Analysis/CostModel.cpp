@@ -59,6 +59,8 @@ struct GroupTime {
   double latencyUs = 0, bandwidthUs = 0, issueUs = 0, micros = 0;
   /// CTAs on the busiest SM, and the SMs busy.
   int64_t perSM = 1, activeSMs = 0;
+  /// Whether clusters stack: the busiest SM holds more than an even share.
+  bool stacked = false;
 };
 } // namespace
 
@@ -75,8 +77,20 @@ static GroupTime predictGroup(const KernelPlan &plan,
   GroupTime result;
   int64_t ctas = activeClusters * plan.cluster;
   result.activeSMs = std::min(profile.numSMs, ctas);
-  int64_t perSM = result.perSM = std::clamp<int64_t>(
-      llvm::divideCeil(ctas, profile.numSMs), 1, plan.ctasPerSM);
+  // The busiest SM holds the CTAs spread evenly, or more: a cluster never
+  // spans two GPCs, so clusters stack on some SMs before every SM holds
+  // one (7 clusters of 16 CTAs fit at one CTA per SM on the H200, an 8th
+  // takes a second slot on some: RESULTS.md, thirty-seventh session). It
+  // holds the fewest CTAs at which the chip fits the clusters that work.
+  int64_t perSM = std::clamp<int64_t>(llvm::divideCeil(ctas, profile.numSMs), 1,
+                                      plan.ctasPerSM);
+  int64_t evenPerSM = perSM;
+  while (perSM < plan.ctasPerSM &&
+         getResidentClusters(profile.activeClusters, profile.numSMs,
+                             plan.cluster, perSM) < activeClusters)
+    ++perSM;
+  result.perSM = perSM;
+  result.stacked = perSM > evenPerSM;
 
   // Bytes one CTA moves per row group. Rereads hit L2 while the rows being
   // worked on fit in it.
@@ -213,6 +227,8 @@ Prediction mlir::credit::predict(const KernelPlan &plan, int64_t rows,
   result.bandwidthUs = full.bandwidthUs;
   result.issueUs = full.issueUs;
   result.activeSMs = full.activeSMs;
+  result.busiestSMCtas = full.perSM;
+  result.stacked = full.stacked;
   result.micros = profile.launchUs + waves * full.micros;
   // Broadcast inputs kept in registers: every CTA loads its slice of them
   // once, through its SM beside its first rows (at few rows, as much as a
@@ -278,6 +294,9 @@ std::string mlir::credit::describePrediction(const KernelPlan &plan,
                       prediction.waves == 1 ? "" : "s",
                       prediction.activeClusters,
                       prediction.activeClusters == 1 ? "" : "s");
+  if (prediction.stacked)
+    os << llvm::formatv(", stacked in GPCs to {0} CTAs on the busiest SM",
+                        prediction.busiestSMCtas);
   if (prediction.grid != plan.grid)
     os << ", launched as a cluster per row group";
   os << ")";

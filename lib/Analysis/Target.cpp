@@ -54,12 +54,13 @@ std::optional<TargetInfo> mlir::credit::getTargetInfo(llvm::StringRef chip) {
   return target;
 }
 
-int64_t TargetInfo::getMaxActiveClusters(int64_t cluster,
-                                         int64_t ctasPerSM) const {
+int64_t mlir::credit::getResidentClusters(const ActiveClusterTable &table,
+                                          int64_t numSMs, int64_t cluster,
+                                          int64_t ctasPerSM) {
   if (cluster < 1 || ctasPerSM < 1)
     return 0;
-  auto measured = measuredActiveClusters.find(cluster);
-  if (measured != measuredActiveClusters.end() && !measured->second.empty()) {
+  auto measured = table.find(cluster);
+  if (measured != table.end() && !measured->second.empty()) {
     const llvm::SmallVector<int64_t, 32> &counts = measured->second;
     size_t index = std::min<size_t>(ctasPerSM, counts.size()) - 1;
     return counts[index];

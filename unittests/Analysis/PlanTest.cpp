@@ -604,6 +604,40 @@ TEST_F(PlanTest, WavesFollowTheGridRule) {
   EXPECT_DOUBLE_EQ(predict(*plan, 0, profile).micros, 0);
 }
 
+TEST_F(PlanTest, ClustersStackWithinGpcs) {
+  RowwiseOp op = parse(kSoftmax);
+  ASSERT_TRUE(op);
+  ChipProfile pool = refinedTestProfile();
+  std::optional<KernelPlan> plan = buildPlan(op, tiling(16, 256, 4, 1), target);
+  ASSERT_TRUE(plan);
+  ASSERT_GE(plan->ctasPerSM, 2);
+  // The pool rule fits 6 clusters of 16 on 100 SMs at one CTA each: 6 rows
+  // take one CTA on the busiest SM.
+  Prediction even = predict(*plan, 6, pool);
+  EXPECT_EQ(even.busiestSMCtas, 1);
+  EXPECT_FALSE(even.stacked);
+  // Measured, only 5 fit at one CTA per SM (GPCs of unequal size) and 12 at
+  // two: the 6th cluster stacks, and some SM holds two CTAs.
+  ChipProfile gpcs = pool;
+  gpcs.activeClusters[16] = {5, 12};
+  Prediction five = predict(*plan, 5, gpcs);
+  EXPECT_EQ(five.busiestSMCtas, 1);
+  EXPECT_FALSE(five.stacked);
+  Prediction six = predict(*plan, 6, gpcs);
+  EXPECT_EQ(six.activeClusters, 6);
+  EXPECT_EQ(six.busiestSMCtas, 2);
+  EXPECT_TRUE(six.stacked);
+  EXPECT_GT(six.micros, even.micros);
+  std::string why = describePrediction(*plan, six);
+  EXPECT_NE(why.find("stacked in GPCs to 2 CTAs on the busiest SM"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(describePrediction(*plan, even).find("stacked"), std::string::npos);
+  // Never past the CTAs an SM can hold, whatever the table says.
+  gpcs.activeClusters[16] = {0};
+  EXPECT_EQ(predict(*plan, 6, gpcs).busiestSMCtas, plan->ctasPerSM);
+}
+
 TEST_F(PlanTest, ManyRowGroupsPerClusterLaunchOnePerGroup) {
   RowwiseOp op = parse(kSoftmax);
   ASSERT_TRUE(op);

@@ -42,6 +42,10 @@ struct Prediction {
   /// Clusters working at once, the row groups the busiest one handles in
   /// sequence, and the SMs busy.
   int64_t activeClusters = 0, waves = 0, activeSMs = 0;
+  /// CTAs on the busiest SM, and whether that is more than an even share
+  /// because clusters stack within GPCs.
+  int64_t busiestSMCtas = 0;
+  bool stacked = false;
   /// Which term is largest: "latency", "bandwidth" or "issue".
   llvm::StringRef bound;
   /// The grid the kernel is launched with at this M (getLaunchGrid).

@@ -36,7 +36,7 @@ struct ChipProfile {
   double clockGHz = 0;
   /// Clusters resident at once, by cluster size and CTAs per SM
   /// (cuOccupancyMaxActiveClusters); see TargetInfo.
-  std::map<int64_t, llvm::SmallVector<int64_t, 32>> activeClusters;
+  ActiveClusterTable activeClusters;
 
   //===--- Memory --------------------------------------------------------===//
   /// Device-to-device copy bandwidth, bytes read plus written per second.

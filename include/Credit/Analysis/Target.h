@@ -23,6 +23,19 @@
 namespace mlir {
 namespace credit {
 
+/// Clusters that can be resident at once, measured on a device
+/// (cuOccupancyMaxActiveClusters): `table[c][k - 1]` for clusters of c CTAs
+/// when an SM holds k CTAs of the kernel (the last entry serves larger k).
+/// A cluster never spans two GPCs, so this is less than SMs * k / c on parts
+/// whose GPCs have different SM counts.
+using ActiveClusterTable = std::map<int64_t, llvm::SmallVector<int64_t, 32>>;
+
+/// Clusters of `cluster` CTAs resident at once on `numSMs` SMs that hold
+/// `ctasPerSM` CTAs each: the measured count where `table` has one, else the
+/// SMs as one pool.
+int64_t getResidentClusters(const ActiveClusterTable &table, int64_t numSMs,
+                            int64_t cluster, int64_t ctasPerSM);
+
 /// Limits of one GPU architecture (and, where a calibrated profile says so,
 /// of one device: its SM count and how clusters are placed on it).
 struct TargetInfo {
@@ -54,17 +67,16 @@ struct TargetInfo {
   int64_t maxClusterSize = 16;
   /// Widest single global or shared access, in bytes.
   int64_t maxAccessBytes = 16;
-  /// Clusters that can be resident at once, measured on a device
-  /// (cuOccupancyMaxActiveClusters): `measuredActiveClusters[c][k - 1]` for
-  /// clusters of c CTAs when an SM holds k CTAs of the kernel. A cluster
-  /// never spans two GPCs, so this is less than SMs * k / c on parts whose
-  /// GPCs have different SM counts.
-  std::map<int64_t, llvm::SmallVector<int64_t, 32>> measuredActiveClusters;
+  /// Clusters that can be resident at once, measured on a device (empty:
+  /// the SMs are one pool).
+  ActiveClusterTable measuredActiveClusters;
 
   /// Clusters of `cluster` CTAs that can be resident at once when an SM
-  /// holds `ctasPerSM` CTAs of the kernel: the measured count where there
-  /// is one, else the SMs as one pool.
-  int64_t getMaxActiveClusters(int64_t cluster, int64_t ctasPerSM) const;
+  /// holds `ctasPerSM` CTAs of the kernel (getResidentClusters).
+  int64_t getMaxActiveClusters(int64_t cluster, int64_t ctasPerSM) const {
+    return getResidentClusters(measuredActiveClusters, numSMs, cluster,
+                               ctasPerSM);
+  }
 };
 
 /// The description of `chip`, or nothing for a chip CREDIT cannot target
