@@ -401,17 +401,28 @@ SHARED_STAGING = ("#credit.tiling<cluster = 2, threads = 256, vector = 8, "
                   "elems = 16, staging = shared>")
 
 
+#: Registers staging whose last CTA leaves all eight of a thread's chunks
+#: past the end of a row of 57520 (slices of 8192): its loads are
+#: unconditional, masked by integers (KernelPlan::integerMasks).
+INTEGER_MASKS = ("#credit.tiling<cluster = 8, threads = 128, vector = 8, "
+                 "elems = 64>")
+INTEGER_MASKS_N = 57520
+
+
 def sanitizer_cases() -> list[Case]:
     """One kernel per workload at cluster 8 (the asynchronous exchange) and
     one with the barrier exchange at cluster 4, two with shared staging
     (eight sweeps: four iterations of two; five: two, then one after the
-    loop), one with mixed staging (workloads with several row inputs) and
-    one with rows split over four clusters (of two CTAs; of one with column
-    sums), for compute-sanitizer."""
+    loop), one with mixed staging (workloads with several row inputs), one
+    with rows split over four clusters (of two CTAs; of one with column
+    sums) and one whose masked chunks load unconditionally (integer masks),
+    for compute-sanitizer."""
     cases = []
     for name in WORKLOADS:
         cluster = 1 if WORKLOADS[name].column_sums else 2
         cases.append(Case(name, "bf16", 8192, 8, 5))
+        cases.append(Case(name, "bf16", INTEGER_MASKS_N, 0, 3,
+                          tiling=INTEGER_MASKS))
         cases.append(Case(name, "bf16", 8192, 0, 5, tiling=split_tiling(
             "bf16", 8192, 4, 1, exchange="barrier")))
         cases.append(Case(name, "bf16", 65536, 0, 3, tiling=SHARED_STAGING))
