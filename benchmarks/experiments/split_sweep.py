@@ -39,6 +39,17 @@ t256 e32 and t128 e60 measured 1.8x slower than c8 t512 e16 (COSTMODEL.md,
 2026-12-07). Time it at ROWS=4,6,7,8,9,10,12,14,15,16: a 16-CTA tiling
 that jumps from M = 7 to 8 (where 8 clusters of 16 no longer fit in the
 GPCs at one CTA per SM) confirms the stacking.
+
+The N = 1048576 decode sweep (forty-first session, an H100 after a
+foreign kernel, split-sweep-2026-12-07-run2.json; variant_scan.sh scores
+range settings on it):
+
+    python ../benchmarks/experiments/split_sweep.py build ../artifacts/sw1m \
+      softmax:1048576 log_softmax:1048576 cross_entropy:1048576 rmsnorm:1048576
+    # GPU, carrying artifacts/sw1m (11 MB), 45 + 73 s:
+    source scripts/device_env.sh sw1m && cd python && AFTER_FOREIGN=1 \
+      ROWS=32,8,4,1 python ../benchmarks/experiments/split_sweep.py time \
+      ../artifacts/sw1m $OUT/sweep1m.json      # then ROWS=2,16,24,64
 """
 import json, os, pathlib, sys
 

@@ -2,13 +2,15 @@
 # CPU: scores chooseVariants settings (variant_knobs.diff applied and
 # credit-opt rebuilt) on the launched tiling, in three places: the cost
 # model's evaluation (the merged raw file of 2026-12-07: regret geomean /
-# p95 / max over all 226 points, then the 60 held out) and both decode
+# p95 / max over all 226 points, then the 60 held out) and three decode
 # sweeps (model_variants.py decode: regret among the sweep's tilings, its
 # max, Quack / launched and the points under Quack; the H100's after a
-# foreign kernel, split-sweep-2026-12-07-run1.json, and the H200's,
-# split-sweep-2026-12-04-run3.json). The evaluation has no decode points:
-# a setting that helps it can still lose there (quarter steps did, on the
-# GPU; COSTMODEL.md, fortieth section). Each argument is STEPS,SWITCH,KEEP:
+# foreign kernel, split-sweep-2026-12-07-run1.json, the H200's,
+# split-sweep-2026-12-04-run3.json, and the H100's at N = 1048576 and M =
+# 1-64, split-sweep-2026-12-07-run2.json). The evaluation has no decode
+# points: a setting that helps it can still lose there (quarter steps and
+# half steps with a 2% switch did, on the GPU; COSTMODEL.md, fortieth and
+# forty-first sections). Each argument is STEPS,SWITCH,KEEP:
 #   bash benchmarks/experiments/variant_scan.sh 2,1.03,1.01 2,1.02,1.01
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -30,4 +32,5 @@ for setting in "$@"; do
       (n == 1 ? "all" : n == 2 ? "held out" : "fitted"), $5, $6, $7}'
   echo "  H100 decode sweep: $(decode ../benchmarks/split-sweep-2026-12-07-run1.json)"
   echo "  H200 decode sweep: $(decode ../benchmarks/split-sweep-2026-12-04-run3.json)"
+  echo "  H100 N = 1M sweep: $(decode ../benchmarks/split-sweep-2026-12-07-run2.json)"
 done
