@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU: scores chooseVariants settings (variant_knobs.diff applied and
-# credit-opt rebuilt) on the launched tiling, in three places: the cost
+# credit-opt rebuilt) on the launched tiling, in four places: the cost
 # model's evaluation (the merged raw file of 2026-12-07: regret geomean /
 # p95 / max over all 226 points, then the 60 held out) and three decode
 # sweeps (model_variants.py decode: regret among the sweep's tilings, its
