@@ -9,8 +9,8 @@
 
 #include "Credit/Transforms/Tiling.h"
 
-#include "Credit/Support/CheckedOptions.h"
 #include "Credit/Transforms/Passes.h"
+#include "Credit/Transforms/TargetOptions.h"
 
 namespace mlir {
 namespace credit {
@@ -79,9 +79,9 @@ std::string mlir::credit::checkClusterSizeOption(unsigned cluster) {
 
 namespace {
 struct ChooseTilingPass
-    : public CheckedOptions<
+    : public TargetOptions<
           credit::impl::CreditChooseTilingBase<ChooseTilingPass>> {
-  using CheckedOptions::CheckedOptions;
+  using TargetOptions::TargetOptions;
 
   std::string checkOptions() const override {
     if (std::string problem = checkClusterSizeOption(clusterSize);
@@ -93,19 +93,14 @@ struct ChooseTilingPass
       return "max-splits must be from 1 to " +
              std::to_string(TilingAttr::kMaxSplits) + ", got " +
              std::to_string(maxSplits);
-    std::string error;
-    loadTarget(chip, profile, &error);
-    return error;
+    return checkTarget();
   }
 
   void runOnOperation() override {
-    if (!optionsAreValid())
-      return;
     ChipProfile chipProfile;
-    std::optional<TargetInfo> target =
-        loadTarget(chip, profile, nullptr, &chipProfile);
-    if (!target) // The profile went away since checkOptions read it.
-      return signalPassFailure();
+    std::optional<TargetInfo> target = loadTargetForRun(chipProfile);
+    if (!target)
+      return;
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
       // A tiling given in the input is kept unless a size is forced.
       if (op.getTiling() && clusterSize == 0)

@@ -10,8 +10,8 @@
 
 #include "Credit/Transforms/Tiling.h"
 
-#include "Credit/Support/CheckedOptions.h"
 #include "Credit/Transforms/Passes.h"
+#include "Credit/Transforms/TargetOptions.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -77,25 +77,20 @@ std::string mlir::credit::explainCost(const CostReport &report) {
 
 namespace {
 struct CostModelPass
-    : public CheckedOptions<credit::impl::CreditCostModelBase<CostModelPass>> {
-  using CheckedOptions::CheckedOptions;
+    : public TargetOptions<credit::impl::CreditCostModelBase<CostModelPass>> {
+  using TargetOptions::TargetOptions;
 
   std::string checkOptions() const override {
     if (rows < 1)
       return "rows must be at least 1, got " + std::to_string(rows);
-    std::string error;
-    loadTarget(chip, profile, &error);
-    return error;
+    return checkTarget();
   }
 
   void runOnOperation() override {
-    if (!optionsAreValid())
-      return;
     ChipProfile chipProfile;
-    std::optional<TargetInfo> target =
-        loadTarget(chip, profile, nullptr, &chipProfile);
-    if (!target) // The profile went away since checkOptions read it.
-      return signalPassFailure();
+    std::optional<TargetInfo> target = loadTargetForRun(chipProfile);
+    if (!target)
+      return;
     WalkResult result = getOperation()->walk([&](RowwiseOp op) {
       CostReport report =
           evaluateCandidates(op, *target, chipProfile,

@@ -16,9 +16,9 @@
 #include "Credit/Analysis/CostModel.h"
 #include "Credit/Analysis/Profile.h"
 #include "Credit/Dialect/CreditOps.h"
-#include "Credit/Support/CheckedOptions.h"
 #include "Credit/Transforms/ElementwiseCloning.h"
 #include "Credit/Transforms/Passes.h"
+#include "Credit/Transforms/TargetOptions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -489,25 +489,18 @@ static void distinguishWorkloads(ArrayRef<RowwiseOp> ops) {
 
 namespace {
 struct ClusterTilingPass
-    : public CheckedOptions<
+    : public TargetOptions<
           credit::impl::CreditClusterTilingBase<ClusterTilingPass>> {
-  using CheckedOptions::CheckedOptions;
+  using TargetOptions::TargetOptions;
 
-  std::string checkOptions() const override {
-    std::string error;
-    loadTarget(chip, profile, &error);
-    return error;
-  }
+  std::string checkOptions() const override { return checkTarget(); }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!optionsAreValid())
-      return;
     ChipProfile chipProfile;
-    std::optional<TargetInfo> target =
-        loadTarget(chip, profile, nullptr, &chipProfile);
-    if (!target) // The profile went away since checkOptions read it.
-      return signalPassFailure();
+    std::optional<TargetInfo> target = loadTargetForRun(chipProfile);
+    if (!target)
+      return;
     SmallVector<RowwiseOp> ops;
     module.walk([&](RowwiseOp op) { ops.push_back(op); });
 
