@@ -47,10 +47,16 @@ protected:
     std::string problem = checkOptions();
     if (problem.empty())
       return true;
+    failOnOptions(problem);
+    return false;
+  }
+
+  /// Reports `problem` with the options at the operation and fails the
+  /// pass.
+  void failOnOptions(StringRef problem) {
     emitError(this->getOperation()->getLoc())
         << this->getArgument() << ": " << problem;
     this->signalPassFailure();
-    return false;
   }
 };
 

@@ -43,11 +43,8 @@ protected:
     std::string error;
     std::optional<TargetInfo> target =
         loadTarget(this->chip, this->profile, &error, &profile);
-    if (!target) {
-      emitError(this->getOperation()->getLoc())
-          << this->getArgument() << ": " << error;
-      this->signalPassFailure();
-    }
+    if (!target)
+      this->failOnOptions(error);
     return target;
   }
 };
