@@ -39,6 +39,19 @@ double ChipProfile::getClusterExchangeUs(int64_t cluster,
 }
 
 namespace {
+/// The range a profile's positive numbers must lie in, whatever their unit
+/// (microseconds, GB/s, operations per microsecond, bytes): wide enough
+/// for any GPU, narrow enough that the model's sums and quotients of them
+/// stay finite.
+constexpr double kSmallestQuantity = 1e-9, kLargestQuantity = 1e15;
+/// The largest count (SMs, bytes, resident clusters) a profile may give.
+constexpr int64_t kLargestCount = int64_t(1) << 40;
+
+bool isPlausibleQuantity(double value) {
+  return std::isfinite(value) && (value == 0 || (value >= kSmallestQuantity &&
+                                                 value <= kLargestQuantity));
+}
+
 /// Reads the fields of a profile object, collecting the first error.
 class ProfileReader {
 public:
@@ -63,13 +76,20 @@ public:
     if (!std::isfinite(*value) || *value < 0 || (!allowZero && *value == 0))
       fail(llvm::formatv("'{0}' must be a {1} number, got {2}", key,
                          allowZero ? "non-negative" : "positive", *value));
+    else if (!isPlausibleQuantity(*value))
+      fail(llvm::formatv("'{0}' must be {1}from {2:e0} to {3:e0}, got {4:e2}",
+                         key, allowZero ? "0 or " : "", kSmallestQuantity,
+                         kLargestQuantity, *value));
     return *value;
   }
 
   int64_t integer(llvm::StringRef key) {
     std::optional<int64_t> value = object.getInteger(key);
-    if (!value || *value <= 0) {
-      fail(object.get(key) ? "'" + key + "' must be a positive integer"
+    if (!value || *value <= 0 || *value > kLargestCount) {
+      fail(object.get(key) ? llvm::formatv("'{0}' must be a positive integer "
+                                           "of at most {1}",
+                                           key, kLargestCount)
+                                 .str()
                            : "missing '" + key + "'");
       return 0;
     }
@@ -174,8 +194,10 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
       int64_t size;
       llvm::StringRef(entry.first).getAsInteger(10, size);
       std::optional<double> us = entry.second.getAsNumber();
-      if (!us || !std::isfinite(*us) || *us < 0)
-        read.fail("'" + key + "' values must be non-negative numbers");
+      if (!us || *us < 0 || !isPlausibleQuantity(*us))
+        read.fail(llvm::formatv("'{0}' values must be 0 or numbers from "
+                                "{1:e0} to {2:e0}",
+                                key, kSmallestQuantity, kLargestQuantity));
       else
         bySize[size] = *us;
     }
@@ -225,9 +247,10 @@ std::optional<ChipProfile> mlir::credit::parseProfile(llvm::StringRef json,
         auto &row = profile.activeClusters[size];
         for (const llvm::json::Value &count : *counts) {
           std::optional<int64_t> value = count.getAsInteger();
-          if (!value || *value < 0) {
-            read.fail("'active_clusters' counts must be non-negative "
-                      "integers");
+          if (!value || *value < 0 || *value > kLargestCount) {
+            read.fail(llvm::formatv("'active_clusters' counts must be "
+                                    "integers from 0 to {0}",
+                                    kLargestCount));
             break;
           }
           row.push_back(*value);

@@ -568,7 +568,17 @@ TEST(ProfileTest, RejectsBrokenProfiles) {
        "'row_group_launch': 'min_share' must be a positive integer"},
       {"\"row_group_launch\": 6, ", "'row_group_launch' must be an object"},
       {"\"async_exchange_us\": {\"2\": -1}, ",
-       "'async_exchange_us' values must be non-negative"},
+       "'async_exchange_us' values must be 0 or numbers from 1e-09 to 1e+15"},
+      // Numbers the model's sums and quotients would overflow with.
+      {"\"async_exchange_us\": {\"2\": 1e300}, ",
+       "'async_exchange_us' values must be 0 or numbers from 1e-09 to 1e+15"},
+      {"\"grid_exchange_us\": 1e300, ",
+       "'grid_exchange_us' must be 0 or from 1e-09 to 1e+15, got 1.00e+300"},
+      {"\"grid_exchange_per_cluster_us\": 1e-300, ",
+       "'grid_exchange_per_cluster_us' must be 0 or from 1e-09 to 1e+15"},
+      {"\"row_group_launch\": {\"min_share\": 1099511627777, "
+       "\"min_ctas_per_sm\": 2}, ",
+       "'min_share' must be a positive integer of at most 1099511627776"},
   };
   for (const auto &broken : brokenEntries) {
     std::string withEntry = text;
