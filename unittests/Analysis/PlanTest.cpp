@@ -555,6 +555,13 @@ TEST(ProfileTest, RejectsBrokenProfiles) {
   EXPECT_FALSE(parseProfile(badOverlap, "p", error));
   EXPECT_NE(error.find("'overlap' must be at least 1"), std::string::npos)
       << error;
+  std::string tinyDram = text;
+  tinyDram.replace(tinyDram.find("\"dram_gbs\": 1000,"), 17,
+                   "\"dram_gbs\": 1e-300,");
+  EXPECT_FALSE(parseProfile(tinyDram, "p", error));
+  EXPECT_NE(error.find("'dram_gbs' must be from 1e-09 to 1e+15, got 1.00e-300"),
+            std::string::npos)
+      << error;
   std::string badKey = text;
   badKey.replace(badKey.find("{\"2\": 1.0"), 9, "{\"3\": 1.0");
   EXPECT_FALSE(parseProfile(badKey, "p", error));
